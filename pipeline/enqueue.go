@@ -1,0 +1,259 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pipekit/pipe/errcode"
+)
+
+// MaxEnqueueBatch is the most inputs one EnqueueMany call takes.
+const MaxEnqueueBatch = 10_000
+
+// enqueueChunk is how many inputs one enqueue statement writes.
+const enqueueChunk = 1_000
+
+// EnqueueOptions adjust one enqueue.
+type EnqueueOptions struct {
+	// RunID names the run: a lowercase UUID, else X_ID_INVALID before
+	// anything is written. Default: the job's own id. Not allowed with
+	// EnqueueMany.
+	RunID string
+	// Delay holds the run back from the database clock's now. Zero runs it
+	// at once.
+	Delay time.Duration
+	// RunAt holds the run until an instant; it wins over Delay.
+	RunAt time.Time
+}
+
+// EnqueueResult names the job an enqueue answered: the row it wrote, or the
+// live row holding the same key (Deduped).
+type EnqueueResult struct {
+	ID      string `json:"id"`
+	RunID   string `json:"runId"`
+	Deduped bool   `json:"deduped"`
+}
+
+// Enqueue queues one run of the job through db. Given the caller's pgx.Tx it
+// commits or rolls back with it: rolled back, the job never existed. While a
+// live row (ready, delayed, running, suspended) holds the same name, tenant
+// and key, the enqueue answers that row with Deduped set; the first payload
+// wins.
+func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...EnqueueOptions) (EnqueueResult, error) {
+	o := firstOptions(opts)
+	if o.RunID != "" && !validRunID(o.RunID) {
+		return EnqueueResult{}, errcode.New(errcode.IDInvalid, "job %s: the run id is not a lowercase UUID", j.spec.name).
+			WithFix("pass a lowercase UUID such as 0190c6f0-7a36-7cc1-a3f2-5e0c2b7d9a11, or leave RunID empty")
+	}
+	res, err := j.enqueue(ctx, db, []In{in}, o)
+	if err != nil {
+		return EnqueueResult{}, err
+	}
+	return res[0], nil
+}
+
+// EnqueueMany queues many runs of the job in one statement per 1,000 inputs
+// and answers one result per input, in input order. Two inputs sharing a key
+// are one job: the second is Deduped. Every refusal comes before the first
+// write. Through a transaction the batch commits or vanishes whole; through a
+// pool it is atomic per 1,000.
+func (j *Job[In, Out]) EnqueueMany(ctx context.Context, db DB, ins []In, opts ...EnqueueOptions) ([]EnqueueResult, error) {
+	o := firstOptions(opts)
+	if len(ins) > MaxEnqueueBatch {
+		return nil, errcode.New(errcode.JobEnqueueBatchTooLarge, "job %s: %d inputs is more than %d", j.spec.name, len(ins), MaxEnqueueBatch).
+			WithFix("split the inputs into batches of at most 10,000")
+	}
+	if o.RunID != "" {
+		return nil, errcode.New(errcode.Invariant, "job %s: EnqueueMany takes no RunID", j.spec.name).
+			WithFix("enqueue one by one to name each run")
+	}
+	return j.enqueue(ctx, db, ins, o)
+}
+
+func firstOptions(opts []EnqueueOptions) EnqueueOptions {
+	if len(opts) == 0 {
+		return EnqueueOptions{}
+	}
+	return opts[0]
+}
+
+var runIDPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+func validRunID(s string) bool { return runIDPattern.MatchString(s) }
+
+// enqueueRows is the column-wise form of a batch, as the statement takes it.
+type enqueueRows struct {
+	ids, runIDs     []uuid.UUID
+	tenants, keys   []string
+	inputs          [][]byte
+	firstIndexByKey map[[2]string]int
+}
+
+func (j *Job[In, Out]) prepare(ins []In, o EnqueueOptions) (*enqueueRows, error) {
+	r := &enqueueRows{firstIndexByKey: make(map[[2]string]int, len(ins))}
+	for i, in := range ins {
+		key, err := j.KeyFor(in)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := json.Marshal(in)
+		if err != nil {
+			return nil, errcode.Wrap(err, errcode.JobInputInvalid, "job %s: input %d does not encode as JSON", j.spec.name, i).
+				WithFix("make the input type JSON-encodable")
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, err
+		}
+		runID := id
+		if o.RunID != "" {
+			runID = uuid.MustParse(o.RunID)
+		}
+		tenant := j.TenantFor(in)
+		if _, seen := r.firstIndexByKey[[2]string{tenant, key}]; !seen {
+			r.firstIndexByKey[[2]string{tenant, key}] = i
+		}
+		r.ids, r.runIDs = append(r.ids, id), append(r.runIDs, runID)
+		r.tenants, r.keys, r.inputs = append(r.tenants, tenant), append(r.keys, key), append(r.inputs, raw)
+	}
+	return r, nil
+}
+
+func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOptions) ([]EnqueueResult, error) {
+	rows, err := j.prepare(ins, o)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EnqueueResult, len(ins))
+	for lo := 0; lo < len(ins); lo += enqueueChunk {
+		hi := min(lo+enqueueChunk, len(ins))
+		if err := j.writeChunk(ctx, db, rows, lo, hi, o, out); err != nil {
+			return nil, err
+		}
+	}
+	if err := j.wake(ctx, db); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo, hi int, o EnqueueOptions, out []EnqueueResult) error {
+	var runAt *time.Time
+	if !o.RunAt.IsZero() {
+		runAt = &o.RunAt
+	}
+	rows, err := db.Query(ctx, sqlEnqueue, r.ids[lo:hi], r.runIDs[lo:hi], r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
+		j.spec.name, j.spec.queue, j.spec.retry.Attempts, runAt, o.Delay)
+	if err != nil {
+		return enqueueErr(j.spec.name, err)
+	}
+	inserted := map[uuid.UUID]bool{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return enqueueErr(j.spec.name, err)
+		}
+		inserted[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return enqueueErr(j.spec.name, err)
+	}
+	var missing []int
+	for i := lo; i < hi; i++ {
+		if inserted[r.ids[i]] {
+			out[i] = EnqueueResult{ID: r.ids[i].String(), RunID: r.runIDs[i].String()}
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return j.resolveDeduped(ctx, db, r, missing, out)
+}
+
+// resolveDeduped answers the live rows that held the keys of inputs the insert
+// skipped. It runs as its own statement so that it sees a row a concurrent
+// transaction committed while the insert waited on it.
+func (j *Job[In, Out]) resolveDeduped(ctx context.Context, db DB, r *enqueueRows, missing []int, out []EnqueueResult) error {
+	tenants, keys := make([]string, len(missing)), make([]string, len(missing))
+	for n, i := range missing {
+		tenants[n], keys[n] = r.tenants[i], r.keys[i]
+	}
+	live := map[[2]string]EnqueueResult{}
+	for attempt := 0; attempt < 3 && len(live) < len(uniqueKeys(tenants, keys)); attempt++ {
+		if err := j.readLive(ctx, db, tenants, keys, live); err != nil {
+			return err
+		}
+	}
+	for _, i := range missing {
+		res, ok := live[[2]string{r.tenants[i], r.keys[i]}]
+		if !ok {
+			return errcode.New(errcode.Invariant, "job %s: a deduped input's live row was not found", j.spec.name).
+				WithFix("retry the enqueue; the row holding the key settled meanwhile")
+		}
+		res.Deduped = true
+		out[i] = res
+	}
+	return nil
+}
+
+func uniqueKeys(tenants, keys []string) map[[2]string]bool {
+	u := map[[2]string]bool{}
+	for i := range keys {
+		u[[2]string{tenants[i], keys[i]}] = true
+	}
+	return u
+}
+
+func (j *Job[In, Out]) readLive(ctx context.Context, db DB, tenants, keys []string, live map[[2]string]EnqueueResult) error {
+	rows, err := db.Query(ctx, sqlLiveByKeys, j.spec.name, tenants, keys)
+	if err != nil {
+		return enqueueErr(j.spec.name, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, runID uuid.UUID
+		var tenant, key string
+		if err := rows.Scan(&id, &runID, &tenant, &key); err != nil {
+			return enqueueErr(j.spec.name, err)
+		}
+		live[[2]string{tenant, key}] = EnqueueResult{ID: id.String(), RunID: runID.String()}
+	}
+	return enqueueErr(j.spec.name, rows.Err())
+}
+
+func enqueueErr(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "jobs_run_id" {
+		return errcode.Wrap(err, errcode.IDInvalid, "job %s: the run id already names a run", name).
+			WithFix("pass a fresh run id, or leave RunID empty")
+	}
+	if _, ok := errcode.As(err); ok {
+		return err
+	}
+	return errcode.Wrap(err, errcode.Invariant, "job %s: enqueue: %s", name, pgErrorCode(err)).
+		WithFix("check the database connection and that `pipe migrate` has run")
+}
+
+// pgErrorCode answers a driver error's SQLSTATE, or "database error": never
+// its message, which may quote a value.
+func pgErrorCode(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return "SQLSTATE " + pgErr.Code
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err.Error()
+	}
+	return "database error"
+}

@@ -1,0 +1,26 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// execute decodes a claimed row's input, runs the body and encodes its result.
+func (j *Job[In, Out]) execute(ctx context.Context, row *claimed) ([]byte, error) {
+	in, err := j.decode(row.input)
+	if err != nil {
+		return nil, err
+	}
+	out, err := j.body(ctx, newRun(row, in))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return nil, errcode.Wrap(err, errcode.StepOutputUnserializable, "job %s: the result does not encode as JSON", j.spec.name).
+			WithFix("return a JSON-encodable result")
+	}
+	return raw, nil
+}

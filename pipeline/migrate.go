@@ -1,0 +1,135 @@
+package pipeline
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrateLock is the advisory lock key every migrating process takes, so two
+// processes migrating at once apply each version once.
+const migrateLock = 7_401_190_238_117
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// Migrate applies pipe's embedded migrations to the database db reaches,
+// inside one transaction under an advisory lock. Everything lands in the
+// "pipe" schema. Re-running is a no-op; two processes migrating at once are
+// safe (the second waits, then finds nothing to do). It answers the versions
+// it applied.
+func Migrate(ctx context.Context, db DB) ([]int, error) {
+	all, err := loadMigrations()
+	if err != nil {
+		return nil, err
+	}
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		return nil, migrateErr(err, "begin")
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock($1)`, int64(migrateLock)); err != nil {
+		return nil, migrateErr(err, "lock")
+	}
+	if _, err := tx.Exec(ctx, bootstrapSQL); err != nil {
+		return nil, migrateErr(err, "bootstrap")
+	}
+	done, err := appliedVersions(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	var applied []int
+	for _, m := range all {
+		if done[m.version] {
+			continue
+		}
+		if _, err := tx.Exec(ctx, m.sql); err != nil {
+			return nil, migrateErr(err, fmt.Sprintf("apply %04d_%s", m.version, m.name))
+		}
+		if _, err := tx.Exec(ctx, `insert into pipe.migrations (version, name) values ($1, $2)`, m.version, m.name); err != nil {
+			return nil, migrateErr(err, "record")
+		}
+		applied = append(applied, m.version)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, migrateErr(err, "commit")
+	}
+	return applied, nil
+}
+
+// LatestMigration answers the newest embedded migration version.
+func LatestMigration() int {
+	all, _ := loadMigrations()
+	if len(all) == 0 {
+		return 0
+	}
+	return all[len(all)-1].version
+}
+
+const bootstrapSQL = `
+create schema if not exists pipe;
+create table if not exists pipe.migrations (
+    version    integer     primary key,
+    name       text        not null,
+    applied_at timestamptz not null default now()
+)`
+
+func appliedVersions(ctx context.Context, db DB) (map[int]bool, error) {
+	rows, err := db.Query(ctx, `select version from pipe.migrations`)
+	if err != nil {
+		return nil, migrateErr(err, "read versions")
+	}
+	defer rows.Close()
+	done := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, migrateErr(err, "read versions")
+		}
+		done[v] = true
+	}
+	return done, migrateErr(rows.Err(), "read versions")
+}
+
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, e := range entries {
+		base := strings.TrimSuffix(e.Name(), ".sql")
+		num, name, ok := strings.Cut(base, "_")
+		v, convErr := strconv.Atoi(num)
+		if !ok || convErr != nil {
+			return nil, errcode.New(errcode.MigrationFailed, "migration file %s is not named NNNN_name.sql", e.Name())
+		}
+		body, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: v, name: name, sql: string(body)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	return out, nil
+}
+
+func migrateErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	return errcode.Wrap(err, errcode.MigrationFailed, "migrate: %s", what).
+		WithFix("check that the database user may create a schema, then run `pipe migrate` again")
+}

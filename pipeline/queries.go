@@ -1,0 +1,40 @@
+package pipeline
+
+import (
+	"embed"
+	"strings"
+)
+
+// The statements the core runs live in queries/*.sql, one statement a file,
+// so they can be read (and EXPLAINed) as SQL.
+//
+//go:embed queries/*.sql
+var queryFiles embed.FS
+
+func mustQuery(name string) string {
+	b, err := queryFiles.ReadFile("queries/" + name + ".sql")
+	if err != nil {
+		panic("pipeline: missing query " + name)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// liveStates are the states that hold an idempotency key.
+var liveStates = []string{"ready", "delayed", "running", "suspended"}
+
+var (
+	sqlEnqueue    = mustQuery("enqueue")
+	sqlLiveByKeys = mustQuery("live_by_keys")
+	sqlNotify     = mustQuery("notify")
+)
+
+var (
+	sqlClaim        = mustQuery("claim")
+	sqlComplete     = mustQuery("complete")
+	sqlFail         = mustQuery("fail")
+	sqlInterrupt    = mustQuery("interrupt")
+	sqlRenew        = mustQuery("renew")
+	sqlAppendSteps  = mustQuery("append_steps")
+	sqlFenceStep    = mustQuery("fence_step")
+	sqlJournalSteps = mustQuery("journal_steps")
+)

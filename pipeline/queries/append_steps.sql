@@ -1,0 +1,17 @@
+-- Append a batch of step events, each fenced on its run's claim. The update
+-- takes the row lock, so a lapsed lease cannot be re-claimed mid-write.
+with u as (
+    select *
+    from unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::jsonb[])
+        as u(id, claims, kind, step, data)
+), fenced as (
+    update pipe.jobs j set has_steps = true
+    from u
+    where j.id = u.id and j.claims = u.claims and j.state = 'running'
+    returning j.id, j.attempt
+), journal as (
+    insert into pipe.events (job_id, kind, attempt, step, data)
+    select u.id, u.kind, f.attempt, u.step, u.data
+    from u join fenced f on f.id = u.id
+)
+select id from fenced

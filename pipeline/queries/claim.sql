@@ -1,0 +1,69 @@
+-- One claim pass over every queue a worker serves, in one statement.
+-- $1 queues, $2 room per queue, $3 the job names this worker runs,
+-- $4 worker id, $5 names that bury a lapsed final attempt "failed" (no dead
+-- letter), $6 the lease window.
+-- First it settles lapsed leases it finds (back to ready, or dead/failed when
+-- the lapsed attempt was the last); then it claims ready rows, oldest run_at
+-- first, skipping rows other workers hold.
+with clock as (
+    select pipe.now() as now
+), lapsed as (
+    select j.id
+    from pipe.jobs j, clock c
+    where j.state = 'running' and j.lease_until < c.now
+    order by j.lease_until
+    limit 100
+    for update of j skip locked
+), buried as (
+    update pipe.jobs j set
+        state       = case when j.attempt < j.max_attempts then 'ready'
+                           when j.name = any($5) then 'failed' else 'dead' end,
+        run_at      = c.now,
+        lease_until = null,
+        worker_id   = null,
+        finished_at = case when j.attempt < j.max_attempts then null else c.now end,
+        last_error  = jsonb_build_object(
+            'code', 'X_JOB_LEASE_LOST',
+            'message', 'the lease lapsed: the worker holding the run stopped renewing it',
+            'attempt', j.attempt)
+    from lapsed l, clock c
+    where j.id = l.id
+    returning j.id, j.name, j.state, j.attempt
+), buried_journal as (
+    insert into pipe.events (job_id, kind, attempt, data)
+    select id, 'lease.lapsed', attempt, jsonb_build_object('state', state) from buried
+), picked as (
+    select p.id
+    from unnest($1::text[], $2::int[]) as q(queue, room)
+    cross join lateral (
+        select j.id
+        from pipe.jobs j
+        where j.queue = q.queue
+          and j.state in ('ready', 'delayed')
+          and j.run_at <= (select now from clock)
+          and j.name = any($3)
+        order by j.run_at
+        limit q.room
+        for update of j skip locked
+    ) p
+), claimed as (
+    update pipe.jobs j set
+        state       = 'running',
+        attempt     = j.attempt + 1,
+        claims      = j.claims + 1,
+        worker_id   = $4,
+        lease_until = c.now + $6::interval,
+        started_at  = coalesce(j.started_at, c.now)
+    from picked p, clock c
+    where j.id = p.id
+    returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps
+), claimed_journal as (
+    insert into pipe.events (job_id, kind, attempt)
+    select id, 'claimed', attempt from claimed
+)
+select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps
+from claimed
+union all
+select false, id, id, name, '', '', null, attempt, 0, 0, false
+from buried
+where state in ('dead', 'failed')

@@ -1,0 +1,21 @@
+-- Enqueue a batch of one job's inputs. $1..$5 are column arrays, one element
+-- per input; a key a live row holds is skipped (the caller resolves it).
+with clock as (
+    select pipe.now() as now
+), input as (
+    select *
+    from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::jsonb[])
+        as t(id, run_id, tenant, idem_key, input)
+), ins as (
+    insert into pipe.jobs (id, run_id, name, queue, tenant, idem_key, input, state, max_attempts, run_at, created_at)
+    select i.id, i.run_id, $6, $7, i.tenant, i.idem_key, i.input,
+           case when coalesce($9::timestamptz, c.now + $10::interval) > c.now then 'delayed' else 'ready' end,
+           $8, coalesce($9::timestamptz, c.now + $10::interval), c.now
+    from input i cross join clock c
+    on conflict (name, tenant, idem_key) where state in ('ready', 'delayed', 'running', 'suspended') do nothing
+    returning id
+), journal as (
+    insert into pipe.events (job_id, kind)
+    select id, 'enqueued' from ins
+)
+select id from ins

@@ -1,0 +1,66 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+)
+
+// Run is what a body knows about the run it is executing.
+type Run[In any] struct {
+	// ID is the job row's id; RunID names the run (the job's id unless the
+	// enqueue named one).
+	ID, RunID string
+	// Name, Queue and Tenant are the job's name, queue and the run's tenant
+	// ("" for a job with none).
+	Name, Queue, Tenant string
+	// Input is the decoded input.
+	Input In
+	// Attempt counts this attempt from 1; an attempt handed back uncounted (a
+	// drain) is presented again under the same number.
+	Attempt int
+	// MaxAttempts is the declared Retry.Attempts.
+	MaxAttempts int
+	// FinalAttempt is true when a failure of this attempt will not be retried
+	// for want of attempts. A terminal code stops earlier attempts too.
+	FinalAttempt bool
+}
+
+// claimed is one row a claim handed this worker.
+type claimed struct {
+	id, runID           uuid.UUID
+	name, queue, tenant string
+	input               []byte
+	attempt, maxAttempt int
+	claims              int32
+	hasSteps            bool
+}
+
+type runKey struct{}
+
+// runState is the per-attempt state steps read from the body's context.
+type runState struct {
+	w       *Worker
+	row     *claimed
+	spec    *jobSpec
+	journal *replay
+	names   map[string]bool
+}
+
+func withRun(ctx context.Context, rs *runState) context.Context {
+	return context.WithValue(ctx, runKey{}, rs)
+}
+
+func runFrom(ctx context.Context) *runState {
+	rs, _ := ctx.Value(runKey{}).(*runState)
+	return rs
+}
+
+func newRun[In any](row *claimed, in In) *Run[In] {
+	return &Run[In]{
+		ID: row.id.String(), RunID: row.runID.String(),
+		Name: row.name, Queue: row.queue, Tenant: row.tenant,
+		Input: in, Attempt: row.attempt, MaxAttempts: row.maxAttempt,
+		FinalAttempt: row.attempt >= row.maxAttempt,
+	}
+}

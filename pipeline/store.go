@@ -1,0 +1,219 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/errcode"
+)
+
+// store is the worker's side of the database: claims, settles, renewals and
+// step writes, each fenced on the claim.
+type store struct {
+	pool      *pgxpool.Pool
+	completes *batcher[completion]
+	steps     *batcher[stepWrite]
+}
+
+type completion struct {
+	id     uuid.UUID
+	claims int32
+	result json.RawMessage
+}
+
+type stepWrite struct {
+	id     uuid.UUID
+	claims int32
+	kind   string
+	step   string
+	data   json.RawMessage
+}
+
+const flushTimeout = 30 * time.Second
+
+func newStore(pool *pgxpool.Pool) *store {
+	s := &store{pool: pool}
+	s.completes = newBatcher(1000, 2, s.flushCompletions)
+	s.steps = newBatcher(1000, 2, s.flushSteps)
+	return s
+}
+
+func (s *store) close() {
+	s.completes.close()
+	s.steps.close()
+}
+
+type claimRequest struct {
+	queues      []string
+	rooms       []int32
+	names       []string
+	noDeadNames []string
+	workerID    string
+	lease       time.Duration
+}
+
+// claim runs one claim pass; it answers the claimed rows and the ids of runs
+// it buried because their final attempt's lease lapsed.
+func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buriedRun, error) {
+	rows, err := s.pool.Query(ctx, sqlClaim, r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var out []*claimed
+	var buried []buriedRun
+	for rows.Next() {
+		var isClaim bool
+		c := &claimed{}
+		if err := rows.Scan(&isClaim, &c.id, &c.runID, &c.name, &c.queue, &c.tenant, &c.input,
+			&c.attempt, &c.maxAttempt, &c.claims, &c.hasSteps); err != nil {
+			return nil, nil, err
+		}
+		if isClaim {
+			out = append(out, c)
+		} else {
+			buried = append(buried, buriedRun{id: c.id, name: c.name, attempt: c.attempt})
+		}
+	}
+	return out, buried, rows.Err()
+}
+
+type buriedRun struct {
+	id      uuid.UUID
+	name    string
+	attempt int
+}
+
+func (s *store) flushCompletions(ctx context.Context, items []completion) ([]bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
+	defer cancel()
+	ids, claims, results := make([]uuid.UUID, len(items)), make([]int32, len(items)), make([][]byte, len(items))
+	for i, c := range items {
+		ids[i], claims[i], results[i] = c.id, c.claims, c.result
+	}
+	landed, err := s.landed(ctx, sqlComplete, ids, claims, results)
+	if err != nil {
+		return nil, err
+	}
+	return markLanded(ids, landed), nil
+}
+
+func (s *store) flushSteps(ctx context.Context, items []stepWrite) ([]bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
+	defer cancel()
+	n := len(items)
+	ids, claims := make([]uuid.UUID, n), make([]int32, n)
+	kinds, steps, data := make([]string, n), make([]string, n), make([][]byte, n)
+	for i, w := range items {
+		ids[i], claims[i], kinds[i], steps[i], data[i] = w.id, w.claims, w.kind, w.step, w.data
+	}
+	landed, err := s.landed(ctx, sqlAppendSteps, ids, claims, kinds, steps, data)
+	if err != nil {
+		return nil, err
+	}
+	return markLanded(ids, landed), nil
+}
+
+func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.UUID]bool, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	got := map[uuid.UUID]bool{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		got[id] = true
+	}
+	return got, rows.Err()
+}
+
+func markLanded(ids []uuid.UUID, landed map[uuid.UUID]bool) []bool {
+	out := make([]bool, len(ids))
+	for i, id := range ids {
+		out[i] = landed[id]
+	}
+	return out
+}
+
+// complete settles a run done; false means its claim moved on.
+func (s *store) complete(ctx context.Context, row *claimed, result json.RawMessage) (bool, error) {
+	return s.completes.do(ctx, completion{id: row.id, claims: row.claims, result: result})
+}
+
+// appendStep journals a step event fenced on row's claim.
+func (s *store) appendStep(ctx context.Context, row *claimed, kind, step string, data json.RawMessage) error {
+	ok, err := s.steps.do(ctx, stepWrite{id: row.id, claims: row.claims, kind: kind, step: step, data: data})
+	if err != nil {
+		return errcode.Wrap(err, errcode.Invariant, "step %s: journal write: %s", step, pgErrorCode(err)).
+			WithFix("check the database connection; the attempt is retried")
+	}
+	if !ok {
+		return leaseLostErr(row.name, step)
+	}
+	return nil
+}
+
+func leaseLostErr(job, step string) error {
+	return errcode.New(errcode.JobLeaseLost, "job %s: step %s not written: this attempt no longer holds the run", job, step).
+		WithFix("none: the lease lapsed and another claim owns the run; keep steps shorter than the lease")
+}
+
+// stepTx runs fn in a transaction, then fences the claim and journals the
+// step in that same transaction, so the effect and the completion commit
+// together or not at all.
+func (s *store) stepTx(ctx context.Context, row *claimed, step string, fn func(pgx.Tx) (json.RawMessage, error)) (json.RawMessage, error) {
+	var raw json.RawMessage
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		if raw, err = fn(tx); err != nil {
+			return err
+		}
+		if cause := context.Cause(ctx); cause != nil {
+			return abortedErr(row.name, step, cause)
+		}
+		var id uuid.UUID
+		err = tx.QueryRow(ctx, sqlFenceStep, row.id, row.claims, step, raw).Scan(&id)
+		if err == pgx.ErrNoRows {
+			return leaseLostErr(row.name, step)
+		}
+		return err
+	})
+	return raw, err
+}
+
+// fail settles one failed attempt; it answers whether the fence held.
+func (s *store) fail(ctx context.Context, row *claimed, state string, delay time.Duration, errJSON json.RawMessage, kind string) (bool, error) {
+	var runAt time.Time
+	err := s.pool.QueryRow(ctx, sqlFail, row.id, row.claims, state, delay, errJSON, kind).Scan(&runAt)
+	if err == pgx.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// interrupt hands a drained run back uncounted.
+func (s *store) interrupt(ctx context.Context, row *claimed) (bool, error) {
+	var id uuid.UUID
+	err := s.pool.QueryRow(ctx, sqlInterrupt, row.id, row.claims).Scan(&id)
+	if err == pgx.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// renew extends the leases of held runs; it answers the ids still held.
+func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration) (map[uuid.UUID]bool, error) {
+	ids, claims := make([]uuid.UUID, len(rows)), make([]int32, len(rows))
+	for i, r := range rows {
+		ids[i], claims[i] = r.id, r.claims
+	}
+	return s.landed(ctx, sqlRenew, ids, claims, lease)
+}

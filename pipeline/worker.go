@@ -1,0 +1,187 @@
+package pipeline
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/errcode"
+)
+
+// Worker claims runs of its registry's jobs and executes them.
+type Worker struct {
+	cfg   WorkerConfig
+	pool  *pgxpool.Pool
+	store *store
+	log   *workerLog
+
+	queues   []string
+	names    []string
+	noDead   []string
+	wakeCh   chan struct{}
+	slotFree chan struct{}
+	abandon  chan struct{}
+
+	mu       sync.Mutex
+	held     map[uuid.UUID]*heldRun
+	inFlight map[string]int
+	total    int
+	next     int // queue rotation: the pass starts after the last queue served
+
+	bodies  sync.WaitGroup
+	loops   sync.WaitGroup
+	stopFn  context.CancelFunc
+	hbStop  context.CancelFunc
+	started atomic.Bool
+	stopped atomic.Bool
+	idleMax atomic.Int64
+	stats   WorkerStats
+}
+
+// heldRun is one run this worker executes.
+type heldRun struct {
+	row         *claimed
+	cancel      context.CancelCauseFunc
+	lastRenewed time.Time
+}
+
+// WorkerStats counts what a worker did since it started.
+type WorkerStats struct {
+	Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Unowned atomic.Int64
+}
+
+// NewWorker answers a worker over pool. It claims nothing until Start.
+func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	w := &Worker{
+		cfg: cfg, pool: pool, store: newStore(pool), log: &workerLog{l: cfg.Logger, id: cfg.ID},
+		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}),
+		held: map[uuid.UUID]*heldRun{}, inFlight: map[string]int{},
+	}
+	for q := range cfg.Queues {
+		w.queues = append(w.queues, q)
+	}
+	sort.Strings(w.queues)
+	w.names = cfg.Registry.Names()
+	for _, n := range w.names {
+		j, _ := cfg.Registry.Lookup(n)
+		if j.declaration().retry.NoDeadLetter {
+			w.noDead = append(w.noDead, n)
+		}
+	}
+	w.idleMax.Store(int64(cfg.IdlePollMax))
+	return w, nil
+}
+
+// ID answers the worker's id.
+func (w *Worker) ID() string { return w.cfg.ID }
+
+// Stats answers the worker's counters.
+func (w *Worker) Stats() *WorkerStats { return &w.stats }
+
+// Start begins claiming. It returns at once; the work happens in goroutines
+// until Stop or Shutdown.
+func (w *Worker) Start(ctx context.Context) error {
+	if !w.started.CompareAndSwap(false, true) {
+		return errcode.New(errcode.Invariant, "worker %s: already started", w.cfg.ID).WithFix("start a worker once")
+	}
+	base := context.WithoutCancel(ctx)
+	loopCtx, cancel := context.WithCancel(base)
+	hbCtx, hbCancel := context.WithCancel(base)
+	w.stopFn, w.hbStop = cancel, hbCancel
+	w.loops.Add(2)
+	go w.fetchLoop(loopCtx)
+	go w.heartbeatLoop(hbCtx)
+	if !w.cfg.NoWake {
+		w.loops.Add(1)
+		go w.listenLoop(loopCtx)
+	}
+	w.log.info("jobs.worker.started", "queues", w.queues)
+	return nil
+}
+
+// Stop stops claiming and waits for the runs it holds to finish, without
+// cancelling them. If ctx ends first, the remaining runs are abandoned (their
+// leases lapse and another worker takes them) and ctx's error is answered.
+func (w *Worker) Stop(ctx context.Context) error {
+	return w.stop(ctx, false)
+}
+
+// Shutdown drains: it stops claiming and cancels every held body's context
+// with X_DRAINING. A body that unwinds before ctx ends is interrupted — its
+// run goes straight back to ready with the attempt uncounted. One still
+// running when ctx ends is abandoned. Call it on SIGTERM with the drain
+// budget as ctx's deadline.
+func (w *Worker) Shutdown(ctx context.Context) error {
+	return w.stop(ctx, true)
+}
+
+func (w *Worker) stop(ctx context.Context, drain bool) error {
+	if !w.started.Load() || !w.stopped.CompareAndSwap(false, true) {
+		return nil
+	}
+	w.stopFn()
+	if drain {
+		w.cancelHeld(errcode.New(errcode.Draining, "worker %s is draining", w.cfg.ID).
+			WithFix("none: the run goes straight back to the queue"))
+	}
+	done := make(chan struct{})
+	go func() { w.bodies.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		close(w.abandon)
+		err = ctx.Err()
+		<-done
+	}
+	w.hbStop()
+	w.loops.Wait()
+	w.store.close()
+	w.log.info("jobs.worker.stopped")
+	return err
+}
+
+func (w *Worker) cancelHeld(cause error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, h := range w.held {
+		h.cancel(cause)
+	}
+}
+
+func (w *Worker) hold(h *heldRun) {
+	w.mu.Lock()
+	w.held[h.row.id] = h
+	w.mu.Unlock()
+}
+
+// release frees a run's slot and lets the fetch loop know.
+func (w *Worker) release(row *claimed) {
+	w.mu.Lock()
+	delete(w.held, row.id)
+	w.inFlight[row.queue]--
+	w.total--
+	w.mu.Unlock()
+	select {
+	case w.slotFree <- struct{}{}:
+	default:
+	}
+}
+
+func (w *Worker) heldRuns() []*heldRun {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]*heldRun, 0, len(w.held))
+	for _, h := range w.held {
+		out = append(out, h)
+	}
+	return out
+}

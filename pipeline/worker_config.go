@@ -1,0 +1,97 @@
+package pipeline
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// WorkerConfig configures a [Worker]. Each field's comment gives its default.
+type WorkerConfig struct {
+	// Registry holds the jobs the worker runs. Required.
+	Registry *Registry
+	// Queues maps each queue to serve to its slots (simultaneous runs in this
+	// process). Default: every queue of the registry's jobs, 100 slots each.
+	Queues map[string]int
+	// MaxInFlight caps simultaneous runs across every queue of this process.
+	// Zero means no process cap; negative is refused.
+	MaxInFlight int
+	// Lease is the visibility timeout: a run whose lease is not renewed for
+	// this long is offered again. Default 30s.
+	Lease time.Duration
+	// Heartbeat is how often held leases are renewed. Default Lease/3.
+	Heartbeat time.Duration
+	// PollInterval is the wait after a pass that found some work, and the
+	// first idle wait. Default 250ms.
+	PollInterval time.Duration
+	// IdlePollMax caps the doubling idle wait. Default 2s, or 5s once the
+	// LISTEN wake is proven.
+	IdlePollMax time.Duration
+	// FetchCooldown is the least time between two claim passes. Default 2ms.
+	FetchCooldown time.Duration
+	// TimeoutGrace is how long a body whose job timeout fired may take to
+	// unwind before its attempt is failed anyway and it is abandoned.
+	// Default 1s.
+	TimeoutGrace time.Duration
+	// ID names this worker in rows and logs. Default host-pid.
+	ID string
+	// Logger receives the worker's events (stable names such as
+	// jobs.lease.lost). Default slog.Default().
+	Logger *slog.Logger
+	// NoWake turns off the LISTEN wake: the worker only polls.
+	NoWake bool
+}
+
+func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
+	var faults []string
+	if c.Registry == nil {
+		faults = append(faults, "Registry is nil")
+	}
+	if c.MaxInFlight < 0 {
+		faults = append(faults, "MaxInFlight is negative")
+	}
+	for q, n := range c.Queues {
+		if n < 1 {
+			faults = append(faults, fmt.Sprintf("queue %s has %d slots (need 1 or more)", q, n))
+		}
+	}
+	for name, d := range map[string]time.Duration{"Lease": c.Lease, "Heartbeat": c.Heartbeat, "PollInterval": c.PollInterval,
+		"IdlePollMax": c.IdlePollMax, "FetchCooldown": c.FetchCooldown, "TimeoutGrace": c.TimeoutGrace} {
+		if d < 0 {
+			faults = append(faults, name+" is negative")
+		}
+	}
+	if len(faults) > 0 {
+		return c, errcode.New(errcode.ConfigInvalid, "worker: %v", faults).WithFix("correct the named WorkerConfig fields")
+	}
+	if len(c.Queues) == 0 {
+		c.Queues = map[string]int{}
+		for _, q := range c.Registry.Queues() {
+			c.Queues[q] = 100
+		}
+	}
+	c.Lease = orDefault(c.Lease, 30*time.Second)
+	c.Heartbeat = orDefault(c.Heartbeat, c.Lease/3)
+	c.PollInterval = orDefault(c.PollInterval, 250*time.Millisecond)
+	c.IdlePollMax = orDefault(c.IdlePollMax, 2*time.Second)
+	c.FetchCooldown = orDefault(c.FetchCooldown, 2*time.Millisecond)
+	c.TimeoutGrace = orDefault(c.TimeoutGrace, time.Second)
+	if c.ID == "" {
+		host, _ := os.Hostname()
+		c.ID = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c, nil
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}

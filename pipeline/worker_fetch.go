@@ -1,0 +1,138 @@
+package pipeline
+
+import (
+	"context"
+	"time"
+)
+
+// fetchLoop runs claim passes: at once while passes fill their room (when a
+// slot frees), after PollInterval when a pass found some work, and on a
+// doubling idle wait otherwise — cut short by a wake notification.
+func (w *Worker) fetchLoop(ctx context.Context) {
+	defer w.loops.Done()
+	idle := w.cfg.PollInterval
+	for ctx.Err() == nil {
+		started := time.Now()
+		found, full, err := w.pass(ctx)
+		wait := idle
+		switch {
+		case err != nil:
+			if ctx.Err() == nil {
+				w.log.warn("jobs.claim.failed", "error", pgErrorCode(err))
+			}
+			idle = min(idle*2, time.Duration(w.idleMax.Load()))
+		case full:
+			wait, idle = -1, w.cfg.PollInterval
+		case found > 0:
+			wait, idle = w.cfg.PollInterval, w.cfg.PollInterval
+		default:
+			idle = min(idle*2, time.Duration(w.idleMax.Load()))
+		}
+		if !w.waitForPass(ctx, wait) {
+			return
+		}
+		if gap := w.cfg.FetchCooldown - time.Since(started); gap > 0 {
+			time.Sleep(gap)
+		}
+	}
+}
+
+// waitForPass waits d (or, when d < 0, for a slot to free), or for a wake.
+func (w *Worker) waitForPass(ctx context.Context, d time.Duration) bool {
+	var timer <-chan time.Time
+	var slot <-chan struct{}
+	if d < 0 {
+		slot = w.slotFree
+	} else {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timer = t.C
+		if w.hasRoom() {
+			slot = nil
+		} else {
+			slot = w.slotFree
+		}
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-w.wakeCh:
+	case <-slot:
+	case <-timer:
+	}
+	return true
+}
+
+func (w *Worker) hasRoom() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cfg.MaxInFlight == 0 || w.total < w.cfg.MaxInFlight
+}
+
+// pass claims one batch over every queue with room and starts each run.
+func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
+	queues, rooms, want := w.rooms()
+	if want == 0 {
+		return 0, true, nil
+	}
+	rows, buried, err := w.store.claim(ctx, claimRequest{
+		queues: queues, rooms: rooms, names: w.names, noDeadNames: w.noDead,
+		workerID: w.cfg.ID, lease: w.cfg.Lease,
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	for _, b := range buried {
+		w.stats.DeadLettered.Add(1)
+		w.log.warn("jobs.claim.exhausted", "job", b.name, "id", b.id.String(), "attempt", b.attempt)
+	}
+	w.start(rows)
+	return len(rows), len(rows) >= want, nil
+}
+
+// rooms splits the free room over the queues, starting after the last queue
+// served: each gets at most ceil(room / queues left), so no queue starves.
+func (w *Worker) rooms() ([]string, []int32, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	room := -1
+	if w.cfg.MaxInFlight > 0 {
+		room = w.cfg.MaxInFlight - w.total
+	}
+	var queues []string
+	var rooms []int32
+	want := 0
+	n := len(w.queues)
+	for i := 0; i < n; i++ {
+		q := w.queues[(w.next+i)%n]
+		free := w.cfg.Queues[q] - w.inFlight[q]
+		if room >= 0 {
+			free = min(free, (room+(n-i)-1)/(n-i), room)
+		}
+		if free <= 0 {
+			continue
+		}
+		queues, rooms = append(queues, q), append(rooms, int32(free))
+		want += free
+		if room >= 0 {
+			room -= free
+		}
+	}
+	w.next = (w.next + 1) % max(n, 1)
+	return queues, rooms, want
+}
+
+// start books each claimed run's slot and runs it in its own goroutine.
+func (w *Worker) start(rows []*claimed) {
+	w.mu.Lock()
+	for _, r := range rows {
+		w.inFlight[r.queue]++
+		w.total++
+	}
+	w.mu.Unlock()
+	w.stats.Claimed.Add(int64(len(rows)))
+	for _, r := range rows {
+		w.bodies.Add(1)
+		go w.run(r)
+	}
+}

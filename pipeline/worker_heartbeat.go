@@ -1,0 +1,73 @@
+package pipeline
+
+import (
+	"context"
+	"time"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// heartbeatLoop renews every held lease each Heartbeat until ctx ends (which
+// Stop does only once no body is held). A renewal that fails is
+// jobs.heartbeat.failed; a run with no renewal landing for a whole lease
+// window is jobs.lease.lost, and its body is cancelled with X_JOB_LEASE_LOST:
+// the queue may already have handed it to another worker.
+func (w *Worker) heartbeatLoop(ctx context.Context) {
+	defer w.loops.Done()
+	t := time.NewTicker(w.cfg.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			w.renewHeld(ctx)
+		}
+	}
+}
+
+func (w *Worker) renewHeld(ctx context.Context) {
+	held := w.heldRuns()
+	if len(held) == 0 {
+		return
+	}
+	rows := make([]*claimed, len(held))
+	for i, h := range held {
+		rows[i] = h.row
+	}
+	rctx, cancel := context.WithTimeout(ctx, w.cfg.Heartbeat)
+	defer cancel()
+	landed, err := w.store.renew(rctx, rows, w.cfg.Lease)
+	now := time.Now()
+	if err != nil {
+		w.log.warn("jobs.heartbeat.failed", "runs", len(rows), "error", pgErrorCode(err))
+	}
+	for _, h := range held {
+		switch {
+		case err == nil && landed[h.row.id]:
+			w.renewed(h, now)
+		case err == nil:
+			w.lost(h, "the run's claim moved on")
+		case now.Sub(w.lastRenewed(h)) >= w.cfg.Lease:
+			w.lost(h, "no renewal landed for a whole lease window")
+		}
+	}
+}
+
+func (w *Worker) renewed(h *heldRun, now time.Time) {
+	w.mu.Lock()
+	h.lastRenewed = now
+	w.mu.Unlock()
+}
+
+func (w *Worker) lastRenewed(h *heldRun) time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return h.lastRenewed
+}
+
+func (w *Worker) lost(h *heldRun, why string) {
+	w.log.error("jobs.lease.lost", "job", h.row.name, "id", h.row.id.String(), "reason", why)
+	h.cancel(errcode.New(errcode.JobLeaseLost, "job %s: this worker lost the run's lease", h.row.name).
+		WithFix("keep the database reachable and bodies shorter than the lease; alert on jobs.lease.lost"))
+}

@@ -1,0 +1,218 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// outcome is how a body ended.
+type outcome struct {
+	result json.RawMessage
+	err    error
+}
+
+// run executes one claimed run: replay, body, then the settle its outcome
+// calls for. The body runs in its own goroutine so that a timeout or a drain
+// deadline can give up on a body that ignores its context.
+func (w *Worker) run(row *claimed) {
+	defer w.bodies.Done()
+	defer w.release(row)
+	job, _ := w.cfg.Registry.Lookup(row.name)
+	spec := job.declaration()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	w.hold(&heldRun{row: row, cancel: cancel, lastRenewed: time.Now()})
+	done := make(chan outcome, 1)
+	go w.body(ctx, job, row, spec, done)
+	w.await(ctx, cancel, row, spec, done)
+}
+
+func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *jobSpec, done chan<- outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			done <- outcome{err: errcode.New(errcode.Invariant, "job %s: the body panicked: %s", spec.name, panicType(p)).
+				WithFix("fix the panic; the attempt is retried")}
+		}
+	}()
+	journal := newReplay()
+	if row.hasSteps {
+		var err error
+		if journal, err = loadReplay(ctx, w.pool, row.id); err != nil {
+			done <- outcome{err: errcode.Wrap(err, errcode.Invariant, "job %s: journal read: %s", spec.name, pgErrorCode(err))}
+			return
+		}
+	}
+	rs := &runState{w: w, row: row, spec: spec, journal: journal, names: map[string]bool{}}
+	res, err := job.execute(withRun(ctx, rs), row)
+	done <- outcome{result: res, err: err}
+}
+
+func panicType(p any) string {
+	if err, ok := p.(error); ok {
+		if c := errcode.CodeOf(err); c != "" {
+			return string(c)
+		}
+	}
+	return fmt.Sprintf("%T", p)
+}
+
+// await waits for the body, its timeout or the drain deadline.
+func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, row *claimed, spec *jobSpec, done chan outcome) {
+	var timeout <-chan time.Time
+	if spec.timeout > 0 {
+		t := time.NewTimer(spec.timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case o := <-done:
+		w.settle(ctx, row, spec, o)
+	case <-timeout:
+		w.timedOut(cancel, row, spec, done)
+	case <-w.abandon:
+		w.log.warn("jobs.drain.abandoned", "job", row.name, "id", row.id.String())
+		go func() { <-done }()
+	}
+}
+
+// timedOut cancels the body with X_JOB_TIMEOUT, gives it TimeoutGrace to
+// unwind, then fails the attempt. A body still running is abandoned: its
+// steps refuse to write, and how it ended is logged.
+func (w *Worker) timedOut(cancel context.CancelCauseFunc, row *claimed, spec *jobSpec, done chan outcome) {
+	cause := errcode.New(errcode.JobTimeout, "job %s: the attempt passed its %s timeout", spec.name, spec.timeout).
+		WithFix("raise the job's Timeout, or make the body honour its context sooner")
+	cancel(cause)
+	grace := time.NewTimer(w.cfg.TimeoutGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+		w.failAttempt(row, spec, cause)
+	case <-grace.C:
+		w.failAttempt(row, spec, cause)
+		go func() {
+			o := <-done
+			w.log.warn("jobs.timeout.abandoned", "job", row.name, "id", row.id.String(), "ended", endedAs(o))
+		}()
+	}
+}
+
+func endedAs(o outcome) string {
+	if o.err == nil {
+		return "returned"
+	}
+	if c := errcode.CodeOf(o.err); c != "" {
+		return "error " + string(c)
+	}
+	return "error"
+}
+
+// settle records how the body ended, reading the verdict off the context's
+// cause first: a drained body is interrupted whatever it returned.
+func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outcome) {
+	cause := context.Cause(ctx)
+	switch {
+	case o.err == nil:
+		w.completeRun(row, o.result)
+	case errors.Is(cause, errcode.Draining):
+		w.interruptRun(row)
+	case errors.Is(cause, errcode.JobLeaseLost):
+		w.stats.Unowned.Add(1)
+		w.log.warn("jobs.settle.unowned", "job", row.name, "id", row.id.String(), "reason", "lease lost")
+	default:
+		w.failAttempt(row, spec, o.err)
+	}
+}
+
+func (w *Worker) completeRun(row *claimed, result json.RawMessage) {
+	if result == nil {
+		result = json.RawMessage("null")
+	}
+	ok, err := w.store.complete(context.Background(), row, result)
+	w.afterSettle(row, "completed", ok, err)
+	if ok && err == nil {
+		w.stats.Completed.Add(1)
+	}
+}
+
+func (w *Worker) interruptRun(row *claimed) {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	ok, err := w.store.interrupt(ctx, row)
+	w.afterSettle(row, "interrupted", ok, err)
+	if ok && err == nil {
+		w.stats.Interrupted.Add(1)
+	}
+}
+
+// failAttempt settles a failed attempt: a retry after the backoff (or the
+// responder's retry-after), or dead/failed for good when attempts are spent
+// or the code is terminal.
+func (w *Worker) failAttempt(row *claimed, spec *jobSpec, failure error) {
+	d := decideFailure(row, spec, failure)
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	ok, err := w.store.fail(ctx, row, d.state, d.delay, d.record, d.kind)
+	w.afterSettle(row, d.kind, ok, err)
+	if !ok || err != nil {
+		return
+	}
+	switch d.state {
+	case "ready":
+		w.stats.Retried.Add(1)
+	case "dead":
+		w.stats.DeadLettered.Add(1)
+	default:
+		w.stats.Failed.Add(1)
+	}
+}
+
+func (w *Worker) afterSettle(row *claimed, what string, ok bool, err error) {
+	switch {
+	case err != nil:
+		w.log.error("jobs.settle.failed", "job", row.name, "id", row.id.String(), "settle", what, "error", pgErrorCode(err))
+	case !ok:
+		w.stats.Unowned.Add(1)
+		w.log.warn("jobs.settle.unowned", "job", row.name, "id", row.id.String(), "settle", what)
+	}
+}
+
+type failureDecision struct {
+	state  string
+	kind   string
+	delay  time.Duration
+	record json.RawMessage
+}
+
+func decideFailure(row *claimed, spec *jobSpec, failure error) failureDecision {
+	rec := recordOf(failure)
+	rec.Attempt = row.attempt
+	class := errcode.Classify(failure)
+	buried := "dead"
+	if spec.retry.NoDeadLetter {
+		buried = "failed"
+	}
+	d := failureDecision{state: "ready", kind: evAttemptFailed}
+	switch {
+	case class == errcode.Terminal:
+		rec.Terminal = true
+		rec.Message += " — not retried: this code is classified terminal"
+		d.state, d.kind = buried, buried
+	case row.attempt >= row.maxAttempt:
+		d.state, d.kind = buried, buried
+	case class == errcode.RetryAfter:
+		if s, ok := errcode.RetryAfterSeconds(failure); ok {
+			d.delay = spec.retry.clampRetryAfter(time.Duration(s) * time.Second)
+		} else {
+			d.delay = spec.retry.DelayFor(row.attempt, jitterRoll())
+		}
+	default:
+		d.delay = spec.retry.DelayFor(row.attempt, jitterRoll())
+	}
+	d.record, _ = json.Marshal(rec)
+	return d
+}
