@@ -38,3 +38,16 @@ var (
 	sqlFenceStep    = mustQuery("fence_step")
 	sqlJournalSteps = mustQuery("journal_steps")
 )
+
+var (
+	sqlListForward  = strings.NewReplacer("CMP", "<", "DIR", "desc").Replace(mustQuery("list"))
+	sqlListBackward = strings.NewReplacer("CMP", ">", "DIR", "asc").Replace(mustQuery("list"))
+)
+
+var sqlShow = mustQuery("show")
+
+var (
+	sqlRequeue = mustQuery("requeue")
+	sqlCancel  = mustQuery("cancel")
+	sqlPromote = mustQuery("promote")
+)

@@ -1,0 +1,102 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/pipekit/pipe/errcode"
+)
+
+// Admin is the operator's view of the queue: list, show, requeue, cancel,
+// promote, remove and resolve-step. It reads and writes through db, so every
+// call can join the caller's transaction.
+type Admin struct {
+	db DB
+}
+
+// NewAdmin answers the operator API over db.
+func NewAdmin(db DB) *Admin { return &Admin{db: db} }
+
+// JobRow is one job as a listing shows it.
+type JobRow struct {
+	ID             string     `json:"id"`
+	RunID          string     `json:"runId"`
+	Name           string     `json:"name"`
+	Queue          string     `json:"queue"`
+	Tenant         string     `json:"tenant,omitempty"`
+	IdempotencyKey string     `json:"idempotencyKey"`
+	State          string     `json:"state"`
+	Attempt        int        `json:"attempt"`
+	MaxAttempts    int        `json:"maxAttempts"`
+	RunAt          time.Time  `json:"runAt"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	FinishedAt     *time.Time `json:"finishedAt,omitempty"`
+}
+
+// States every job row can be in, and the live ones that hold a key.
+var (
+	AllStates  = []string{"ready", "delayed", "running", "suspended", "done", "failed", "dead", "cancelled"}
+	LiveStates = []string{"ready", "delayed", "running", "suspended"}
+)
+
+func parseID(id string) (uuid.UUID, error) {
+	u, err := uuid.Parse(id)
+	if err != nil || u.String() != id {
+		return uuid.UUID{}, errcode.New(errcode.IDInvalid, "the job id is not a lowercase UUID").
+			WithFix("copy the id from `pipe jobs list`")
+	}
+	return u, nil
+}
+
+func notFound() error {
+	return errcode.New(errcode.JobNotFound, "no job has that id").WithFix("list jobs with `pipe jobs list`")
+}
+
+// lockRow reads a job's state under a row lock inside tx.
+func lockRow(ctx context.Context, tx pgx.Tx, id uuid.UUID) (state string, err error) {
+	err = tx.QueryRow(ctx, `select state from pipe.jobs where id = $1 for update`, id).Scan(&state)
+	if err == pgx.ErrNoRows {
+		return "", notFound()
+	}
+	return state, err
+}
+
+func journal(ctx context.Context, tx pgx.Tx, id uuid.UUID, kind, step string, data any) error {
+	var raw []byte
+	if data != nil {
+		var err error
+		if raw, err = json.Marshal(data); err != nil {
+			return err
+		}
+	}
+	var stepArg *string
+	if step != "" {
+		stepArg = &step
+	}
+	_, err := tx.Exec(ctx, `insert into pipe.events (job_id, kind, attempt, step, data)
+		select id, $2, attempt, $3, $4 from pipe.jobs where id = $1`, id, kind, stepArg, raw)
+	return err
+}
+
+func adminErr(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := errcode.As(err); ok {
+		return err
+	}
+	return errcode.Wrap(err, errcode.Invariant, "%s: %s", what, pgErrorCode(err)).
+		WithFix("check the database connection and that `pipe migrate` has run")
+}
+
+func isLive(state string) bool {
+	for _, s := range LiveStates {
+		if s == state {
+			return true
+		}
+	}
+	return false
+}
