@@ -9,8 +9,6 @@ import (
 	"github.com/pipekit/pipe/errcode"
 )
 
-func errcodeOf(err error) errcode.Code { return errcode.CodeOf(err) }
-
 // fakeBin makes executable initdb and pg_ctl files in dir.
 func fakeBin(t *testing.T, dir string) {
 	t.Helper()
@@ -28,7 +26,7 @@ func TestMissingBinariesArePostgresUnavailable(t *testing.T) {
 	t.Parallel()
 	empty := t.TempDir()
 	_, err := start(t.Context(), Options{Dir: filepath.Join(empty, "pg")}, finder{path: empty, libRoot: empty}, user.Lookup)
-	if got := errcodeOf(err); got != errcode.PostgresUnavailable {
+	if got := errcode.CodeOf(err); got != errcode.PostgresUnavailable {
 		t.Fatalf("code = %q (%v)", got, err)
 	}
 	e, _ := errcode.As(err)
@@ -79,7 +77,7 @@ func TestRootWithoutPostgresUserIsPostgresUnavailable(t *testing.T) {
 	t.Parallel()
 	noUser := func(name string) (*user.User, error) { return nil, user.UnknownUserError(name) }
 	_, err := runAccount(0, noUser)
-	if got := errcodeOf(err); got != errcode.PostgresUnavailable {
+	if got := errcode.CodeOf(err); got != errcode.PostgresUnavailable {
 		t.Fatalf("code = %q (%v)", got, err)
 	}
 	if acct, err := runAccount(1000, noUser); acct != nil || err != nil {

@@ -36,8 +36,10 @@
 //
 // # Data directory
 //
-// [DefaultDir] is the command-line tool's directory: $XDG_DATA_HOME/pipe/postgres,
-// else ~/.local/share/pipe/postgres, else (root) /var/lib/pipe/postgres.
+// [DefaultDir] is the command-line tool's directory:
+// $XDG_DATA_HOME/pipe/postgres, else ~/.local/share/pipe/postgres; for root,
+// /var/lib/pipe/postgres. A caller that starts a server leaves it running or
+// stops it:
 //
 //	srv, err := pgserver.Start(ctx, pgserver.Options{Dir: dir})
 //	if err != nil {

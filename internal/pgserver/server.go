@@ -66,7 +66,10 @@ func start(ctx context.Context, o Options, f finder, lookup func(string) (*user.
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}
-	return s, s.open(ctx, o)
+	if err := s.open(ctx, o); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // open does the work of Start under the directory lock.

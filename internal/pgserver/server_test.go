@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/errcode"
 )
 
 // dataDir answers a fresh data directory path the postgres OS user can reach
@@ -131,7 +133,7 @@ func TestStartWhileRunningReuses(t *testing.T) {
 func TestStartWithoutDirIsConfigInvalid(t *testing.T) {
 	t.Parallel()
 	_, err := Start(t.Context(), Options{})
-	if got := errcodeOf(err); got != "X_CONFIG_INVALID" {
+	if got := errcode.CodeOf(err); got != errcode.ConfigInvalid {
 		t.Fatalf("code = %q (%v)", got, err)
 	}
 }
