@@ -1,0 +1,132 @@
+package pipeline_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+func TestTimeoutCancelsTheBodyBeforeFailingTheAttempt(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	causes := make(chan error, 1)
+	stepErr := make(chan error, 1)
+	j := pipeline.MustJob("times-out", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		_, err := pipeline.Step(ctx, "after-cancel", func(context.Context) (int, error) { return 1, nil })
+		stepErr <- err
+		return 0, ctx.Err()
+	}, pipeline.JobOptions[noInput]{Timeout: 50 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
+	startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
+	d := awaitState(t, pool, res.ID, "dead")
+	if cause := <-causes; !errors.Is(cause, errcode.JobTimeout) {
+		t.Fatalf("the body's context cause = %v; want X_JOB_TIMEOUT", cause)
+	}
+	if err := <-stepErr; !errors.Is(err, errcode.Aborted) {
+		t.Fatalf("a step past the cancel = %v; want X_ABORTED", err)
+	}
+	if d.LastError.Code != string(errcode.JobTimeout) || len(d.Steps) != 0 {
+		t.Fatalf("last error %+v steps %+v", d.LastError, d.Steps)
+	}
+}
+
+func TestABodyIgnoringItsTimeoutIsAbandonedAndNamed(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	release := make(chan struct{})
+	j := pipeline.MustJob("ignores-timeout", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		<-release
+		return 1, nil
+	}, pipeline.JobOptions[noInput]{Timeout: 20 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
+	logs := &logRecorder{}
+	startWorker(t, pool, pipeline.WorkerConfig{TimeoutGrace: 10 * time.Millisecond, Logger: slog.New(logs)}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
+	d := awaitState(t, pool, res.ID, "dead")
+	if d.LastError.Code != string(errcode.JobTimeout) {
+		t.Fatalf("%+v", d.LastError)
+	}
+	close(release)
+	logs.await(t, "jobs.timeout.abandoned")
+	if d := awaitState(t, pool, res.ID, "dead"); d.Result != nil {
+		t.Fatalf("an abandoned body's result landed: %s", d.Result)
+	}
+}
+
+func TestDrainInterruptsWithTheAttemptUncounted(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	started := make(chan struct{}, 1)
+	causes := make(chan error, 1)
+	j := pipeline.MustJob("drained", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		if _, err := pipeline.Step(ctx, "before", func(context.Context) (int, error) { return 1, nil }); err != nil {
+			return 0, err
+		}
+		started <- struct{}{}
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		return 0, errors.New("the app's own error for a child the shutdown killed")
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	w := startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
+	<-started
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := w.Shutdown(sctx); err != nil {
+		t.Fatal(err)
+	}
+	if cause := <-causes; !errors.Is(cause, errcode.Draining) {
+		t.Fatalf("cause %v; want X_DRAINING", cause)
+	}
+	d := awaitState(t, pool, res.ID, "ready")
+	if d.Attempt != 0 || d.LastError != nil || time.Until(d.RunAt) > 0 {
+		t.Fatalf("interrupted row: attempt %d error %+v run at %v", d.Attempt, d.LastError, d.RunAt)
+	}
+	// The next worker resumes it on the same attempt budget: attempts 1 survives the rollout.
+	var ran int
+	j2 := pipeline.MustJob("drained", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		_, err := pipeline.Step(ctx, "before", func(context.Context) (int, error) { ran++; return 1, nil })
+		return run.Attempt, err
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	startWorker(t, pool, pipeline.WorkerConfig{}, j2)
+	d = awaitState(t, pool, res.ID, "done")
+	if ran != 0 || string(d.Result) != "1" {
+		t.Fatalf("completed step re-ran %d times; result %s", ran, d.Result)
+	}
+}
+
+func TestStopWaitsForHeldWorkWithoutCancelling(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	started := make(chan struct{})
+	release := make(chan struct{})
+	j := pipeline.MustJob("stop-waits", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		close(started)
+		<-release
+		return 7, ctx.Err()
+	})
+	w := startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
+	<-started
+	stopped := make(chan error, 1)
+	go func() { stopped <- w.Stop(ctx) }()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Stop returned while work was held: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	if d := awaitState(t, pool, res.ID, "done"); string(d.Result) != "7" {
+		t.Fatalf("result %s", d.Result)
+	}
+}

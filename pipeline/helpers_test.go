@@ -1,0 +1,118 @@
+package pipeline_test
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// startWorker runs a worker over jobs with test-fast polling until the test ends.
+func startWorker(t *testing.T, pool *pgxpool.Pool, cfg pipeline.WorkerConfig, jobs ...pipeline.Registrable) *pipeline.Worker {
+	t.Helper()
+	reg, err := pipeline.NewRegistry(jobs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Registry = reg
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = 10 * time.Millisecond
+	}
+	if cfg.IdlePollMax == 0 {
+		cfg.IdlePollMax = 50 * time.Millisecond
+	}
+	w, err := pipeline.NewWorker(pool, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = w.Shutdown(ctx)
+	})
+	return w
+}
+
+// awaitState waits until the job is in one of states and answers it.
+func awaitState(t *testing.T, pool *pgxpool.Pool, id string, states ...string) *pipeline.RunDetail {
+	t.Helper()
+	admin := pipeline.NewAdmin(pool)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		d, err := admin.Show(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(states, d.State) {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s is %s after 20s; want one of %v", id, d.State, states)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func stepOf(d *pipeline.RunDetail, name string) pipeline.StepDetail {
+	for _, s := range d.Steps {
+		if s.Name == name {
+			return s
+		}
+	}
+	return pipeline.StepDetail{}
+}
+
+func kinds(d *pipeline.RunDetail) []string {
+	var out []string
+	for _, e := range d.Journal {
+		out = append(out, e.Kind)
+	}
+	return out
+}
+
+// logRecorder is a slog handler that keeps the messages (event names) logged.
+type logRecorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (r *logRecorder) Handle(_ context.Context, rec slog.Record) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, rec.Message)
+	return nil
+}
+func (r *logRecorder) WithAttrs([]slog.Attr) slog.Handler { return r }
+func (r *logRecorder) WithGroup(string) slog.Handler      { return r }
+
+func (r *logRecorder) has(event string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Contains(r.events, event)
+}
+
+func (r *logRecorder) await(t *testing.T, event string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !r.has(event) {
+		if time.Now().After(deadline) {
+			t.Fatalf("event %s was not logged", event)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+type noInput struct {
+	K string `json:"k"`
+}
+
+func keyK(in noInput) string { return in.K }
