@@ -23,6 +23,9 @@ func startWorker(t *testing.T, pool *pgxpool.Pool, cfg pipeline.WorkerConfig, jo
 	if cfg.PollInterval == 0 {
 		cfg.PollInterval = 10 * time.Millisecond
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	if cfg.IdlePollMax == 0 {
 		cfg.IdlePollMax = 50 * time.Millisecond
 	}

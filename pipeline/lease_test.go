@@ -26,7 +26,7 @@ func TestALapsedLeasesLateSettleIsRefused(t *testing.T) {
 		return "second", nil
 	})
 	logsA := &logRecorder{}
-	a := startWorker(t, pool, pipeline.WorkerConfig{ID: "a", Lease: 300 * time.Millisecond, Heartbeat: time.Hour, Logger: slog.New(logsA)}, slow)
+	a := startWorker(t, pool, pipeline.WorkerConfig{ID: "a", Queues: map[string]int{"default": 1}, Lease: 300 * time.Millisecond, Heartbeat: time.Hour, Logger: slog.New(logsA)}, slow)
 	res, _ := slow.Enqueue(ctx, pool, noInput{K: "x"})
 	<-started
 	startWorker(t, pool, pipeline.WorkerConfig{ID: "b"}, fast)
@@ -79,7 +79,7 @@ func TestFinalAttemptLapseIsBuriedByTheNextClaim(t *testing.T) {
 		<-release
 		return 0, nil
 	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
-	startWorker(t, pool, pipeline.WorkerConfig{ID: "a", Lease: 200 * time.Millisecond, Heartbeat: time.Hour}, hang)
+	startWorker(t, pool, pipeline.WorkerConfig{ID: "a", Queues: map[string]int{"default": 1}, Lease: 200 * time.Millisecond, Heartbeat: time.Hour}, hang)
 	res, _ := hang.Enqueue(ctx, pool, noInput{K: "x"})
 	<-started
 	logs := &logRecorder{}

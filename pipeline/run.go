@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"sync"
 
 	"github.com/google/uuid"
 )
@@ -38,8 +39,10 @@ type claimed struct {
 
 type runKey struct{}
 
-// runState is the per-attempt state steps read from the body's context.
+// runState is the per-attempt state steps read from the body's context. A
+// body may run steps from several goroutines; mu guards the maps.
 type runState struct {
+	mu      sync.Mutex
 	w       *Worker
 	row     *claimed
 	spec    *jobSpec
@@ -63,4 +66,41 @@ func newRun[In any](row *claimed, in In) *Run[In] {
 		Input: in, Attempt: row.attempt, MaxAttempts: row.maxAttempt,
 		FinalAttempt: row.attempt >= row.maxAttempt,
 	}
+}
+
+// claimName records a step name used in this attempt; false if already used.
+func (rs *runState) claimName(name string) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.names[name] {
+		return false
+	}
+	rs.names[name] = true
+	return true
+}
+
+// stored answers a completed step's output from the journal.
+func (rs *runState) stored(name string) ([]byte, bool) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	raw, ok := rs.journal.completed[name]
+	return raw, ok
+}
+
+func (rs *runState) startedOnly(name string) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.journal.started[name]
+}
+
+func (rs *runState) markStarted(name string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.journal.started[name] = true
+}
+
+func (rs *runState) markCompleted(name string, raw []byte) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.journal.complete(name, raw)
 }

@@ -32,7 +32,7 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 	if err != nil {
 		return zero, err
 	}
-	if raw, ok := rs.journal.completed[name]; ok {
+	if raw, ok := rs.stored(name); ok {
 		return decodeStep[T](name, raw)
 	}
 	if err := rs.guardUnknown(ctx, name, cfg); err != nil {
@@ -52,7 +52,7 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 	if err := rs.appendStep(ctx, evStepCompleted, name, raw); err != nil {
 		return zero, err
 	}
-	rs.journal.complete(name, raw)
+	rs.markCompleted(name, raw)
 	return decodeStep[T](name, raw)
 }
 
@@ -65,7 +65,7 @@ func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context
 	if err != nil {
 		return zero, err
 	}
-	if raw, ok := rs.journal.completed[name]; ok {
+	if raw, ok := rs.stored(name); ok {
 		return decodeStep[T](name, raw)
 	}
 	stepCtx, cancel := rs.stepContext(ctx)
@@ -80,7 +80,7 @@ func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context
 	if err != nil {
 		return zero, rs.stepFailed(ctx, name, err, context.Cause(stepCtx))
 	}
-	rs.journal.complete(name, raw)
+	rs.markCompleted(name, raw)
 	return decodeStep[T](name, raw)
 }
 
@@ -97,11 +97,10 @@ func beginStep(ctx context.Context, name string, opts []StepOption) (*runState, 
 	if err := checkStepName(name); err != nil {
 		return nil, cfg, err
 	}
-	if rs.names[name] {
+	if !rs.claimName(name) {
 		return nil, cfg, errcode.New(errcode.StepDuplicate, "job %s: two steps are named %s in one run", rs.spec.name, name).
 			WithFix("give each step in a run its own name; step names are the replay key")
 	}
-	rs.names[name] = true
 	return rs, cfg, nil
 }
 
@@ -120,7 +119,7 @@ func checkStepName(name string) error {
 // guardUnknown refuses a once-step whose start has no outcome, and persists
 // the start of a fresh once-step before it runs.
 func (rs *runState) guardUnknown(ctx context.Context, name string, cfg stepConfig) error {
-	if rs.journal.started[name] {
+	if rs.startedOnly(name) {
 		return errcode.New(errcode.StepOutcomeUnknown, "job %s: step %s started and its outcome is unknown", rs.spec.name, name).
 			WithFix("resolve it: `pipe jobs resolve-step ID STEP --ran --output JSON` or `--not-ran`, then `pipe jobs retry ID`")
 	}
@@ -130,7 +129,7 @@ func (rs *runState) guardUnknown(ctx context.Context, name string, cfg stepConfi
 	if err := rs.appendStep(ctx, evStepStarted, name, nil); err != nil {
 		return err
 	}
-	rs.journal.started[name] = true
+	rs.markStarted(name)
 	return nil
 }
 

@@ -43,6 +43,8 @@ type WorkerConfig struct {
 	Logger *slog.Logger
 	// NoWake turns off the LISTEN wake: the worker only polls.
 	NoWake bool
+
+	idleMaxSet bool
 }
 
 func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
@@ -76,6 +78,7 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	c.Lease = orDefault(c.Lease, 30*time.Second)
 	c.Heartbeat = orDefault(c.Heartbeat, c.Lease/3)
 	c.PollInterval = orDefault(c.PollInterval, 250*time.Millisecond)
+	c.idleMaxSet = c.IdlePollMax != 0
 	c.IdlePollMax = orDefault(c.IdlePollMax, 2*time.Second)
 	c.FetchCooldown = orDefault(c.FetchCooldown, 2*time.Millisecond)
 	c.TimeoutGrace = orDefault(c.TimeoutGrace, time.Second)

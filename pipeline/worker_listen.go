@@ -12,6 +12,9 @@ import (
 // before the wake is reported unverified.
 const wakeProbeTimeout = 2 * time.Second
 
+// provenIdlePollMax is the default idle ceiling once the wake is proven.
+const provenIdlePollMax = 5 * time.Second
+
 // listenLoop holds one LISTEN session on its own connection and wakes the
 // fetch loop when a served queue is notified. The poll stays the guarantee:
 // a lost session is re-dialled and the poll covers the gap.
@@ -79,7 +82,9 @@ func (w *Worker) onNotification(payload, probe string, proven bool) bool {
 	if payload == probe {
 		if !proven {
 			w.log.info("jobs.wake.live")
-			w.idleMax.Store(int64(max(w.cfg.IdlePollMax, 5*time.Second)))
+			if !w.cfg.idleMaxSet {
+				w.idleMax.Store(int64(provenIdlePollMax))
+			}
 		}
 		return true
 	}
