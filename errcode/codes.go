@@ -28,6 +28,7 @@ const (
 	JobCancelled             Code = "X_JOB_CANCELLED"
 	JobTenantMismatch        Code = "X_JOB_TENANT_MISMATCH"
 	JobKeyBusy               Code = "X_JOB_KEY_BUSY"
+	JobEventInvalid          Code = "X_JOB_EVENT_INVALID"
 	StepDuplicate            Code = "X_STEP_DUPLICATE"
 	StepOutputUnserializable Code = "X_STEP_OUTPUT_UNSERIALIZABLE"
 	StepOutcomeUnknown       Code = "X_STEP_OUTCOME_UNKNOWN"
@@ -44,7 +45,7 @@ func init() {
 		Invariant, IDInvalid, ConfigInvalid, JobDeclarationInvalid,
 		JobEnqueueBatchTooLarge, StepDuplicate, StepOutputUnserializable,
 		StepOutcomeUnknown, JobInputInvalid, JobUnknown, JobTenantMismatch,
-		JobCancelled, StepNameReserved, DurationInvalid,
+		JobCancelled, StepNameReserved, DurationInvalid, JobEventInvalid,
 	} {
 		Register(c, Terminal)
 	}

@@ -18,8 +18,11 @@ import (
 // TestMain doubles as the crash test's worker process: re-executed with
 // PIPE_TEST_CHILD=crash, the test binary runs a worker and is SIGKILLed.
 func TestMain(m *testing.M) {
-	if os.Getenv("PIPE_TEST_CHILD") == "crash" {
+	switch os.Getenv("PIPE_TEST_CHILD") {
+	case "crash":
 		os.Exit(crashChild())
+	case "sleep":
+		os.Exit(sleepChild())
 	}
 	os.Exit(m.Run())
 }

@@ -30,6 +30,9 @@ type JobOptions[In any] struct {
 	// StepTimeout caps one step. Zero means no step ceiling; a negative value
 	// is refused.
 	StepTimeout time.Duration
+	// EventPoll is how often a run waiting in WaitForEvent looks for its
+	// event when no publish wakes it. Default 15m; negative is refused.
+	EventPoll time.Duration
 }
 
 // Job is a declared job: what to run, how it dedupes and how it retries. It
@@ -49,6 +52,7 @@ type jobSpec struct {
 	retry       Retry
 	timeout     time.Duration
 	stepTimeout time.Duration
+	eventPoll   time.Duration
 	tenanted    bool
 }
 
@@ -74,7 +78,10 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 	if len(faults) > 0 {
 		return nil, declarationError(name, faults)
 	}
-	spec.tenanted = o.Tenant != nil
+	if o.EventPoll < 0 {
+		return nil, declarationError(name, []string{"EventPoll is negative"})
+	}
+	spec.tenanted, spec.eventPoll = o.Tenant != nil, o.EventPoll
 	return &Job[In, Out]{spec: spec, key: key, body: body, opts: o, wakes: newWakeThrottle()}, nil
 }
 

@@ -15,10 +15,11 @@ type replay struct {
 	completed map[string]json.RawMessage
 	order     []string
 	started   map[string]bool
+	waits     map[string]json.RawMessage // WaitForEvent steps begun and not yet answered
 }
 
 func newReplay() *replay {
-	return &replay{completed: map[string]json.RawMessage{}, started: map[string]bool{}}
+	return &replay{completed: map[string]json.RawMessage{}, started: map[string]bool{}, waits: map[string]json.RawMessage{}}
 }
 
 // journalEvent is one row of the journal as the fold reads it.
@@ -34,8 +35,10 @@ func (r *replay) apply(e journalEvent) {
 	switch e.kind {
 	case evStepStarted:
 		r.started[e.step] = true
-	case evStepCompleted:
+	case evStepCompleted, evSlept:
 		r.complete(e.step, e.data)
+	case evWaitStarted:
+		r.waits[e.step] = e.data
 	case evStepResolved:
 		r.resolve(e)
 	case evRewound:
@@ -50,6 +53,7 @@ func (r *replay) apply(e journalEvent) {
 
 func (r *replay) complete(step string, data json.RawMessage) {
 	delete(r.started, step)
+	delete(r.waits, step)
 	if _, ok := r.completed[step]; !ok {
 		r.order = append(r.order, step)
 	}
@@ -80,6 +84,7 @@ func (r *replay) rewind(from string) {
 	for _, name := range r.order[i:] {
 		delete(r.completed, name)
 		delete(r.started, name)
+		delete(r.waits, name)
 	}
 	r.order = r.order[:i]
 }
@@ -124,4 +129,7 @@ const (
 	evRewound       = "rewound"
 	evCancelled     = "cancelled"
 	evPromoted      = "promoted"
+	evSlept         = "slept"
+	evWaitStarted   = "wait.started"
+	evSuspended     = "suspended"
 )

@@ -51,3 +51,9 @@ var (
 	sqlCancel  = mustQuery("cancel")
 	sqlPromote = mustQuery("promote")
 )
+
+var (
+	sqlSuspend      = mustQuery("suspend")
+	sqlPublishEvent = mustQuery("publish_event")
+	sqlFindEvent    = mustQuery("find_event")
+)

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -35,6 +37,7 @@ type claimed struct {
 	attempt, maxAttempt int
 	claims              int32
 	hasSteps            bool
+	now                 *time.Time // the database clock at the claim
 }
 
 type runKey struct{}
@@ -104,3 +107,5 @@ func (rs *runState) markCompleted(name string, raw []byte) {
 	defer rs.mu.Unlock()
 	rs.journal.complete(name, raw)
 }
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

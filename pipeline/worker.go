@@ -51,7 +51,7 @@ type heldRun struct {
 
 // WorkerStats counts what a worker did since it started.
 type WorkerStats struct {
-	Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Unowned atomic.Int64
+	Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Unowned atomic.Int64
 }
 
 // NewWorker answers a worker over pool. It claims nothing until Start.

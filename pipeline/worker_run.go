@@ -115,9 +115,12 @@ func endedAs(o outcome) string {
 // cause first: a drained body is interrupted whatever it returned.
 func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outcome) {
 	cause := context.Cause(ctx)
+	var sp *suspension
 	switch {
 	case o.err == nil:
 		w.completeRun(row, o.result)
+	case errors.As(o.err, &sp) && cause == nil:
+		w.suspendRun(row, sp)
 	case errors.Is(cause, errcode.Draining):
 		w.interruptRun(row)
 	case errors.Is(cause, errcode.JobLeaseLost):
@@ -136,6 +139,16 @@ func (w *Worker) completeRun(row *claimed, result json.RawMessage) {
 	w.afterSettle(row, "completed", ok, err)
 	if ok && err == nil {
 		w.stats.Completed.Add(1)
+	}
+}
+
+func (w *Worker) suspendRun(row *claimed, sp *suspension) {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	ok, err := w.store.suspend(ctx, row, sp)
+	w.afterSettle(row, "suspended", ok, err)
+	if ok && err == nil {
+		w.stats.Suspended.Add(1)
 	}
 }
 

@@ -39,7 +39,7 @@ with clock as (
         select j.id
         from pipe.jobs j
         where j.queue = q.queue
-          and j.state in ('ready', 'delayed')
+          and j.state in ('ready', 'delayed', 'suspended')
           and j.run_at <= (select now from clock)
           and j.name = any($3)
         order by j.run_at
@@ -56,14 +56,14 @@ with clock as (
         started_at  = coalesce(j.started_at, c.now)
     from picked p, clock c
     where j.id = p.id
-    returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps
+    returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now
 ), claimed_journal as (
     insert into pipe.events (job_id, kind, attempt)
     select id, 'claimed', attempt from claimed
 )
-select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps
+select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now
 from claimed
 union all
-select false, id, id, name, '', '', null, attempt, 0, 0, false
+select false, id, id, name, '', '', null, attempt, 0, 0, false, null
 from buried
 where state in ('dead', 'failed')

@@ -2,5 +2,5 @@
 select kind, step, data
 from pipe.events
 where job_id = $1
-  and kind in ('step.started', 'step.completed', 'step.resolved', 'rewound')
+  and kind in ('step.started', 'step.completed', 'step.resolved', 'rewound', 'slept', 'wait.started')
 order by seq
