@@ -45,7 +45,7 @@ func init() {
 		Invariant, IDInvalid, ConfigInvalid, JobDeclarationInvalid,
 		JobEnqueueBatchTooLarge, StepDuplicate, StepOutputUnserializable,
 		StepOutcomeUnknown, JobInputInvalid, JobUnknown, JobTenantMismatch,
-		JobCancelled, StepNameReserved, DurationInvalid, JobEventInvalid,
+		JobCancelled, StepNameReserved, DurationInvalid, JobEventInvalid, JobKeyBusy,
 	} {
 		Register(c, Terminal)
 	}

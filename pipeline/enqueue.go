@@ -29,6 +29,10 @@ type EnqueueOptions struct {
 	Delay time.Duration
 	// RunAt holds the run until an instant; it wins over Delay.
 	RunAt time.Time
+	// Tenant, when set, is the tenant the caller acts for. A job whose
+	// declared tenant of the input names another is X_JOB_TENANT_MISMATCH
+	// before anything is queued. A job declaring no tenant stores this one.
+	Tenant string
 }
 
 // EnqueueResult names the job an enqueue answered: the row it wrote, or the
@@ -90,6 +94,7 @@ func validRunID(s string) bool { return runIDPattern.MatchString(s) }
 type enqueueRows struct {
 	ids, runIDs     []uuid.UUID
 	tenants, keys   []string
+	ckeys           []*string
 	inputs          [][]byte
 	firstIndexByKey map[[2]string]int
 }
@@ -114,7 +119,19 @@ func (j *Job[In, Out]) prepare(ins []In, o EnqueueOptions) (*enqueueRows, error)
 		if o.RunID != "" {
 			runID = uuid.MustParse(o.RunID)
 		}
-		tenant := j.TenantFor(in)
+		tenant, err := j.tenantChecked(in, o.Tenant)
+		if err != nil {
+			return nil, err
+		}
+		ckey, err := j.ConcurrencyKeyFor(in)
+		if err != nil {
+			return nil, err
+		}
+		if j.spec.limit > 0 {
+			r.ckeys = append(r.ckeys, &ckey)
+		} else {
+			r.ckeys = append(r.ckeys, nil)
+		}
 		if _, seen := r.firstIndexByKey[[2]string{tenant, key}]; !seen {
 			r.firstIndexByKey[[2]string{tenant, key}] = i
 		}
@@ -148,7 +165,7 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		runAt = &o.RunAt
 	}
 	rows, err := db.Query(ctx, sqlEnqueue, r.ids[lo:hi], r.runIDs[lo:hi], r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
-		j.spec.name, j.spec.queue, j.spec.retry.Attempts, runAt, o.Delay)
+		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi])
 	if err != nil {
 		return enqueueErr(j.spec.name, err)
 	}
@@ -256,4 +273,18 @@ func pgErrorCode(err error) string {
 		return err.Error()
 	}
 	return "database error"
+}
+
+// tenantChecked answers the tenant a run is stored under, refusing an explicit
+// tenant the declared one contradicts.
+func (j *Job[In, Out]) tenantChecked(in In, explicit string) (string, error) {
+	if j.opts.Tenant == nil {
+		return explicit, nil
+	}
+	declared := j.opts.Tenant(in)
+	if explicit != "" && explicit != declared {
+		return "", errcode.New(errcode.JobTenantMismatch, "job %s: the input's tenant is not the tenant enqueueing it", j.spec.name).
+			WithFix("enqueue the input as its own tenant")
+	}
+	return declared, nil
 }

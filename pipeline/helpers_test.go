@@ -23,6 +23,9 @@ func startWorker(t *testing.T, pool *pgxpool.Pool, cfg pipeline.WorkerConfig, jo
 	if cfg.PollInterval == 0 {
 		cfg.PollInterval = 10 * time.Millisecond
 	}
+	if cfg.BusyDelay == 0 {
+		cfg.BusyDelay = 20 * time.Millisecond
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -119,3 +122,15 @@ type noInput struct {
 }
 
 func keyK(in noInput) string { return in.K }
+
+// awaitStat waits until a worker counter reaches n.
+func awaitStat(t *testing.T, counter func() int64, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for counter() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("counter at %d after 20s; want %d", counter(), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

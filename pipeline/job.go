@@ -33,7 +33,35 @@ type JobOptions[In any] struct {
 	// EventPoll is how often a run waiting in WaitForEvent looks for its
 	// event when no publish wakes it. Default 15m; negative is refused.
 	EventPoll time.Duration
+	// Concurrency caps simultaneous runs fleet-wide, or per key. Nil: no cap.
+	Concurrency *Concurrency[In]
 }
+
+// Concurrency caps simultaneous runs of a job across the fleet, enforced by
+// lease rows (one per held slot) that the worker's heartbeat renews and that
+// free themselves when a worker dies.
+type Concurrency[In any] struct {
+	// Limit is the cap, 1 or more.
+	Limit int
+	// Key, when set, caps the runs sharing Key(input) instead of all runs.
+	// It must answer a non-empty string of at most 200 characters, else the
+	// enqueue is refused with X_JOB_DECLARATION_INVALID.
+	Key func(In) string
+	// WhenBusy is what a claim over the cap does: Wait (default) defers the
+	// run without spending an attempt; Fail settles it "failed" with
+	// X_JOB_KEY_BUSY, its body never run.
+	WhenBusy WhenBusy
+}
+
+// WhenBusy is what a claim over a concurrency cap does.
+type WhenBusy string
+
+const (
+	// Wait defers the run, attempt uncounted: deferred, never dropped.
+	Wait WhenBusy = "wait"
+	// Fail settles the run failed with X_JOB_KEY_BUSY.
+	Fail WhenBusy = "fail"
+)
 
 // Job is a declared job: what to run, how it dedupes and how it retries. It
 // is safe for concurrent use. Declare it once, at start-up, with [NewJob].
@@ -54,6 +82,9 @@ type jobSpec struct {
 	stepTimeout time.Duration
 	eventPoll   time.Duration
 	tenanted    bool
+	limit       int      // the concurrency cap; 0 means none
+	keyed       bool     // the cap is per concurrency key
+	whenBusy    WhenBusy // set when limit > 0
 }
 
 // NewJob declares a job. name, the idempotency key function and the body are
@@ -75,13 +106,20 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 	if body == nil {
 		faults = append(faults, "the body is nil")
 	}
+	if o.EventPoll < 0 {
+		faults = append(faults, "EventPoll is negative")
+	}
+	faults = append(faults, concurrencyFaults(o.Concurrency)...)
 	if len(faults) > 0 {
 		return nil, declarationError(name, faults)
 	}
-	if o.EventPoll < 0 {
-		return nil, declarationError(name, []string{"EventPoll is negative"})
-	}
 	spec.tenanted, spec.eventPoll = o.Tenant != nil, o.EventPoll
+	if c := o.Concurrency; c != nil {
+		spec.limit, spec.keyed, spec.whenBusy = c.Limit, c.Key != nil, c.WhenBusy
+		if spec.whenBusy == "" {
+			spec.whenBusy = Wait
+		}
+	}
 	return &Job[In, Out]{spec: spec, key: key, body: body, opts: o, wakes: newWakeThrottle()}, nil
 }
 
@@ -171,3 +209,47 @@ func (j *Job[In, Out]) decode(raw []byte) (In, error) {
 	}
 	return in, nil
 }
+
+func concurrencyFaults[In any](c *Concurrency[In]) []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	if c.Limit < 1 {
+		out = append(out, "Concurrency.Limit must be 1 or more")
+	}
+	switch c.WhenBusy {
+	case "", Wait, Fail:
+	default:
+		out = append(out, "Concurrency.WhenBusy must be wait or fail")
+	}
+	return out
+}
+
+// ConcurrencyKeyFor answers the concurrency key of in: "" for a job with no
+// keyed cap. A key that is empty or longer than 200 characters is
+// X_JOB_DECLARATION_INVALID; the enqueue asks it first, so the refusal
+// reaches the caller.
+func (j *Job[In, Out]) ConcurrencyKeyFor(in In) (string, error) {
+	c := j.opts.Concurrency
+	if c == nil || c.Key == nil {
+		return "", nil
+	}
+	k := c.Key(in)
+	if k == "" || len(k) > 200 {
+		return "", errcode.New(errcode.JobDeclarationInvalid, "job %s: the concurrency key is empty or longer than 200 characters", j.spec.name).
+			WithFix("answer a non-empty key of at most 200 characters from Concurrency.Key")
+	}
+	return k, nil
+}
+
+// leaseKey is the lease rows' key a run counts under.
+func (s *jobSpec) leaseKey(concurrencyKey string) string {
+	if !s.keyed {
+		return s.name
+	}
+	return s.name + ":" + concurrencyKey
+}
+
+// maxAttempts is what the row carries: the declared attempts.
+func (s *jobSpec) maxAttempts() int { return s.retry.Attempts }

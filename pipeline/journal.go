@@ -132,4 +132,7 @@ const (
 	evSlept         = "slept"
 	evWaitStarted   = "wait.started"
 	evSuspended     = "suspended"
+	evRefused       = "refused"
+	evDeferredBusy  = "deferred.busy"
+	evDeferredRate  = "deferred.rate"
 )

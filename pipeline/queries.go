@@ -32,7 +32,7 @@ var (
 	sqlClaim        = mustQuery("claim")
 	sqlComplete     = mustQuery("complete")
 	sqlFail         = mustQuery("fail")
-	sqlInterrupt    = mustQuery("interrupt")
+	sqlDefer        = mustQuery("defer")
 	sqlRenew        = mustQuery("renew")
 	sqlAppendSteps  = mustQuery("append_steps")
 	sqlFenceStep    = mustQuery("fence_step")
@@ -57,3 +57,5 @@ var (
 	sqlPublishEvent = mustQuery("publish_event")
 	sqlFindEvent    = mustQuery("find_event")
 )
+
+var sqlSpendBudget = mustQuery("spend_budget")

@@ -80,14 +80,14 @@ func (r *Registry) Queues() []string {
 // Manifest is the manifest row of a job: never a key, since keys are
 // computed from inputs, which are app data.
 type Manifest struct {
-	Name        string          `json:"name"`
-	Queue       string          `json:"queue"`
-	Input       json.RawMessage `json:"input"`
-	Retry       RetryManifest   `json:"retry"`
-	TimeoutMs   int64           `json:"timeoutMs,omitempty"`
-	StepTimeout int64           `json:"stepTimeoutMs,omitempty"`
-	Tenanted    bool            `json:"tenanted"`
-	Concurrency *Concurrency    `json:"concurrency"`
+	Name        string               `json:"name"`
+	Queue       string               `json:"queue"`
+	Input       json.RawMessage      `json:"input"`
+	Retry       RetryManifest        `json:"retry"`
+	TimeoutMs   int64                `json:"timeoutMs,omitempty"`
+	StepTimeout int64                `json:"stepTimeoutMs,omitempty"`
+	Tenanted    bool                 `json:"tenanted"`
+	Concurrency *ConcurrencyManifest `json:"concurrency"`
 }
 
 // RetryManifest is the retry policy as the manifest shows it.
@@ -100,8 +100,8 @@ type RetryManifest struct {
 	DeadLetter bool    `json:"deadLetter"`
 }
 
-// Concurrency is a job's fleet-wide cap as the manifest shows it.
-type Concurrency struct {
+// ConcurrencyManifest is a job's fleet-wide cap as the manifest shows it.
+type ConcurrencyManifest struct {
 	Limit    int    `json:"limit"`
 	Keyed    bool   `json:"keyed"`
 	WhenBusy string `json:"whenBusy,omitempty"`
@@ -118,6 +118,17 @@ func (j *Job[In, Out]) Describe() Manifest {
 			Jitter: !r.NoJitter, DeadLetter: !r.NoDeadLetter,
 		},
 		TimeoutMs: j.spec.timeout.Milliseconds(), StepTimeout: j.spec.stepTimeout.Milliseconds(),
-		Tenanted: j.spec.tenanted,
+		Tenanted: j.spec.tenanted, Concurrency: j.spec.concurrencyManifest(),
 	}
+}
+
+func (s *jobSpec) concurrencyManifest() *ConcurrencyManifest {
+	if s.limit == 0 {
+		return nil
+	}
+	m := &ConcurrencyManifest{Limit: s.limit, Keyed: s.keyed}
+	if s.keyed {
+		m.WhenBusy = string(s.whenBusy)
+	}
+	return m
 }

@@ -38,6 +38,7 @@ type claimed struct {
 	claims              int32
 	hasSteps            bool
 	now                 *time.Time // the database clock at the claim
+	concurrencyKey      *string
 }
 
 type runKey struct{}

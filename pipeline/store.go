@@ -70,7 +70,7 @@ func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buried
 		var isClaim bool
 		c := &claimed{}
 		if err := rows.Scan(&isClaim, &c.id, &c.runID, &c.name, &c.queue, &c.tenant, &c.input,
-			&c.attempt, &c.maxAttempt, &c.claims, &c.hasSteps, &c.now); err != nil {
+			&c.attempt, &c.maxAttempt, &c.claims, &c.hasSteps, &c.now, &c.concurrencyKey); err != nil {
 			return nil, nil, err
 		}
 		if isClaim {
@@ -199,10 +199,11 @@ func (s *store) fail(ctx context.Context, row *claimed, state string, delay time
 	return err == nil, err
 }
 
-// interrupt hands a drained run back uncounted.
-func (s *store) interrupt(ctx context.Context, row *claimed) (bool, error) {
+// deferRun hands a run back uncounted, ready again after delay, journalled
+// as kind (interrupted, busy, rate-limited).
+func (s *store) deferRun(ctx context.Context, row *claimed, delay time.Duration, kind string, data json.RawMessage) (bool, error) {
 	var id uuid.UUID
-	err := s.pool.QueryRow(ctx, sqlInterrupt, row.id, row.claims).Scan(&id)
+	err := s.pool.QueryRow(ctx, sqlDefer, row.id, row.claims, delay, kind, data).Scan(&id)
 	if err == pgx.ErrNoRows {
 		return false, nil
 	}
@@ -216,4 +217,11 @@ func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration)
 		ids[i], claims[i] = r.id, r.claims
 	}
 	return s.landed(ctx, sqlRenew, ids, claims, lease)
+}
+
+// acquireSlot takes a concurrency slot for row, or keeps its own.
+func (s *store) acquireSlot(ctx context.Context, row *claimed, key string, limit int, ttl time.Duration) (bool, error) {
+	var ok bool
+	err := s.pool.QueryRow(ctx, `select pipe.acquire_slot($1, $2, $3, $4, $5)`, key, limit, row.id, row.claims, ttl).Scan(&ok)
+	return ok, err
 }

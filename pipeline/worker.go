@@ -40,6 +40,7 @@ type Worker struct {
 	stopped atomic.Bool
 	idleMax atomic.Int64
 	stats   WorkerStats
+	rates   *tenantRates
 }
 
 // heldRun is one run this worker executes.
@@ -51,7 +52,7 @@ type heldRun struct {
 
 // WorkerStats counts what a worker did since it started.
 type WorkerStats struct {
-	Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Unowned atomic.Int64
+	Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Deferred, Unowned atomic.Int64
 }
 
 // NewWorker answers a worker over pool. It claims nothing until Start.
@@ -63,7 +64,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	w := &Worker{
 		cfg: cfg, pool: pool, store: newStore(pool), log: &workerLog{l: cfg.Logger, id: cfg.ID},
 		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}),
-		held: map[uuid.UUID]*heldRun{}, inFlight: map[string]int{},
+		held: map[uuid.UUID]*heldRun{}, inFlight: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
 	}
 	for q := range cfg.Queues {
 		w.queues = append(w.queues, q)

@@ -36,6 +36,9 @@ type WorkerConfig struct {
 	// unwind before its attempt is failed anyway and it is abandoned.
 	// Default 1s.
 	TimeoutGrace time.Duration
+	// BusyDelay is how long a run deferred by a busy concurrency cap waits
+	// before it is offered again. Default 1s.
+	BusyDelay time.Duration
 	// ID names this worker in rows and logs. Default host-pid.
 	ID string
 	// Logger receives the worker's events (stable names such as
@@ -43,6 +46,10 @@ type WorkerConfig struct {
 	Logger *slog.Logger
 	// NoWake turns off the LISTEN wake: the worker only polls.
 	NoWake bool
+	// RatePerTenant caps body starts per tenant in this process (per
+	// process, not fleet-wide: see SpendBudget for a shared budget). A run
+	// over it is deferred with its attempt uncounted. Nil: no cap.
+	RatePerTenant *RateLimit
 
 	idleMaxSet bool
 }
@@ -51,6 +58,9 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	var faults []string
 	if c.Registry == nil {
 		faults = append(faults, "Registry is nil")
+	}
+	if r := c.RatePerTenant; r != nil && (r.Starts < 1 || r.Window <= 0) {
+		faults = append(faults, "RatePerTenant needs Starts of 1 or more and a positive Window")
 	}
 	if c.MaxInFlight < 0 {
 		faults = append(faults, "MaxInFlight is negative")
@@ -61,7 +71,7 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 		}
 	}
 	for name, d := range map[string]time.Duration{"Lease": c.Lease, "Heartbeat": c.Heartbeat, "PollInterval": c.PollInterval,
-		"IdlePollMax": c.IdlePollMax, "FetchCooldown": c.FetchCooldown, "TimeoutGrace": c.TimeoutGrace} {
+		"IdlePollMax": c.IdlePollMax, "FetchCooldown": c.FetchCooldown, "TimeoutGrace": c.TimeoutGrace, "BusyDelay": c.BusyDelay} {
 		if d < 0 {
 			faults = append(faults, name+" is negative")
 		}
@@ -82,6 +92,7 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	c.IdlePollMax = orDefault(c.IdlePollMax, 2*time.Second)
 	c.FetchCooldown = orDefault(c.FetchCooldown, 2*time.Millisecond)
 	c.TimeoutGrace = orDefault(c.TimeoutGrace, time.Second)
+	c.BusyDelay = orDefault(c.BusyDelay, time.Second)
 	if c.ID == "" {
 		host, _ := os.Hostname()
 		c.ID = fmt.Sprintf("%s-%d", host, os.Getpid())

@@ -24,6 +24,9 @@ func (w *Worker) run(row *claimed) {
 	defer w.release(row)
 	job, _ := w.cfg.Registry.Lookup(row.name)
 	spec := job.declaration()
+	if !w.admit(row, spec) {
+		return
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	w.hold(&heldRun{row: row, cancel: cancel, lastRenewed: time.Now()})
@@ -123,6 +126,8 @@ func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outc
 		w.suspendRun(row, sp)
 	case errors.Is(cause, errcode.Draining):
 		w.interruptRun(row)
+	case errcode.CodeOf(o.err) == errcode.RateLimited:
+		w.deferRateLimited(row, spec, o.err)
 	case errors.Is(cause, errcode.JobLeaseLost):
 		w.stats.Unowned.Add(1)
 		w.log.warn("jobs.settle.unowned", "job", row.name, "id", row.id.String(), "reason", "lease lost")
@@ -153,13 +158,18 @@ func (w *Worker) suspendRun(row *claimed, sp *suspension) {
 }
 
 func (w *Worker) interruptRun(row *claimed) {
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	ok, err := w.store.interrupt(ctx, row)
-	w.afterSettle(row, "interrupted", ok, err)
-	if ok && err == nil {
+	if w.deferRun(row, 0, evInterrupted, nil) {
 		w.stats.Interrupted.Add(1)
 	}
+}
+
+// deferRun hands a run back uncounted; it answers whether the fence held.
+func (w *Worker) deferRun(row *claimed, delay time.Duration, kind string, data json.RawMessage) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	ok, err := w.store.deferRun(ctx, row, delay, kind, data)
+	w.afterSettle(row, kind, ok, err)
+	return ok && err == nil
 }
 
 // failAttempt settles a failed attempt: a retry after the backoff (or the
@@ -228,4 +238,16 @@ func decideFailure(row *claimed, spec *jobSpec, failure error) failureDecision {
 	}
 	d.record, _ = json.Marshal(rec)
 	return d
+}
+
+// deferRateLimited defers a run its body reported over a rate limit to the
+// limit's retry-after (clamped by MaxDelay), its attempt uncounted.
+func (w *Worker) deferRateLimited(row *claimed, spec *jobSpec, failure error) {
+	delay := spec.retry.Delay
+	if s, ok := errcode.RetryAfterSeconds(failure); ok {
+		delay = spec.retry.clampRetryAfter(time.Duration(s) * time.Second)
+	}
+	if w.deferRun(row, delay, evDeferredRate, errorJSON(failure)) {
+		w.stats.Deferred.Add(1)
+	}
 }

@@ -56,14 +56,14 @@ with clock as (
         started_at  = coalesce(j.started_at, c.now)
     from picked p, clock c
     where j.id = p.id
-    returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now
+    returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key
 ), claimed_journal as (
     insert into pipe.events (job_id, kind, attempt)
     select id, 'claimed', attempt from claimed
 )
-select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now
+select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now, concurrency_key
 from claimed
 union all
-select false, id, id, name, '', '', null, attempt, 0, 0, false, null
+select false, id, id, name, '', '', null, attempt, 0, 0, false, null, null
 from buried
 where state in ('dead', 'failed')

@@ -13,5 +13,7 @@ with done as (
 ), journal as (
     insert into pipe.events (job_id, kind, attempt)
     select id, 'completed', attempt from done
+), freed as (
+    delete from pipe.job_leases l using done where l.job_id = done.id
 )
 select id from done

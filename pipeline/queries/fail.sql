@@ -13,5 +13,7 @@ with f as (
 ), journal as (
     insert into pipe.events (job_id, kind, attempt, data)
     select id, $6, attempt, $5 from f
+), freed as (
+    delete from pipe.job_leases l using f where l.job_id = f.id
 )
 select run_at from f

@@ -22,5 +22,7 @@ with s as (
     insert into pipe.waits (job_id, step, event, match, since)
     select id, $5, $7, $8, $9 from s where $7::text is not null
     on conflict (job_id, step) do nothing
+), freed as (
+    delete from pipe.job_leases l using s where l.job_id = s.id
 )
 select id from s

@@ -1,0 +1,21 @@
+// Command pipe drives pipe's job core from a shell: migrate, run a worker,
+// inspect and steer jobs, benchmark, and try the demo. The commands live in
+// package pipecli so that an application can build its own pipe with its
+// jobs.
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/pipekit/pipe/cmd/pipe/pipecli"
+	"github.com/pipekit/pipe/internal/jobbench"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+func main() {
+	// `pipe bench jobs` re-executes pipe as its cross-process helper.
+	jobbench.HelperMain()
+	jobs := []pipeline.Registrable{pipecli.DemoJob()}
+	os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{Jobs: jobs}))
+}

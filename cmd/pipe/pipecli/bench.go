@@ -1,0 +1,103 @@
+package pipecli
+
+import (
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/jobbench"
+)
+
+func (a *app) benchCommand() *cobra.Command {
+	return group("bench", "Measure pipe against the database", a.benchJobsCommand())
+}
+
+func (a *app) benchJobsCommand() *cobra.Command {
+	var o jobbench.Options
+	c := &cobra.Command{
+		Use:   "jobs",
+		Short: "Measure the job core: enqueue, work, steps and pickup latency",
+		Long: "bench jobs runs no-op jobs of its own names (pipe.bench.*) in a queue of its own and\n" +
+			"prints one line per figure as it completes. It deletes its rows before and after each\n" +
+			"figure, so it leaves the database's other jobs alone. Figures: " + figureList() + ".",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			for _, f := range o.Only {
+				if !slices.Contains(jobbench.AllFigures, f) {
+					return usageError(c, "--only names no figure %q (figures: %s)", f, figureList())
+				}
+			}
+			pool, err := a.connect(c.Context(), migrated)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			o.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			out := a.stdout
+			if a.json {
+				out = io.Discard
+			}
+			res, err := jobbench.Run(c.Context(), pool, o, out)
+			if err != nil {
+				return benchErr(err)
+			}
+			if a.json {
+				return printJSON(a.stdout, benchJSON(res))
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.IntVar(&o.N, "n", 0, "jobs for enqueue-many and work (default 100000)")
+	fl.StringSliceVar(&o.Only, "only", nil, "figures to run, comma-separated (default all)")
+	fl.IntVar(&o.Slots, "slots", 0, "worker slots for work and pickup (default 1000)")
+	fl.IntVar(&o.StepJobs, "step-jobs", 0, "durable jobs for the steps figure (default 3000)")
+	fl.IntVar(&o.PickupSamples, "samples", 0, "jobs each pickup figure times (default 200)")
+	return c
+}
+
+func figureList() string { return strings.Join(jobbench.AllFigures, ", ") }
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// benchErr codes the bench's plain errors; its messages name figures and
+// settings, not data.
+func benchErr(err error) error {
+	if _, ok := errcode.As(err); ok {
+		return err
+	}
+	return errcode.Wrap(err, errcode.Invariant, "%v", err).
+		WithFix("see `pipe bench jobs --help`; a figure that stalled says so, and its rows were cleaned")
+}
+
+// benchFigure is one figure as --json prints it, durations in milliseconds.
+type benchFigure struct {
+	Name        string  `json:"name"`
+	Line        string  `json:"line"`
+	Count       int     `json:"count"`
+	ElapsedMs   float64 `json:"elapsedMs"`
+	Rate        float64 `json:"rate"`
+	RunsRate    float64 `json:"runsRate,omitempty"`
+	SettledRate float64 `json:"settledRate,omitempty"`
+	MedianMs    float64 `json:"medianMs,omitempty"`
+	P90Ms       float64 `json:"p90Ms,omitempty"`
+	MaxMs       float64 `json:"maxMs,omitempty"`
+	Samples     int     `json:"samples,omitempty"`
+}
+
+func benchJSON(res jobbench.Results) []benchFigure {
+	out := make([]benchFigure, 0, len(res.Figures))
+	for _, f := range res.Figures {
+		out = append(out, benchFigure{
+			Name: f.Name, Line: f.Line, Count: f.Count, ElapsedMs: ms(f.Elapsed), Rate: f.Rate,
+			RunsRate: f.RunsRate, SettledRate: f.SettledRate,
+			MedianMs: ms(f.Median), P90Ms: ms(f.P90), MaxMs: ms(f.Max), Samples: f.Samples,
+		})
+	}
+	return out
+}

@@ -1,0 +1,53 @@
+package pipecli_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// executions answers each step's executions by name.
+func executions(steps []pipeline.StepDetail) map[string]int {
+	out := map[string]int{}
+	for _, s := range steps {
+		out[s.Name] = s.Executions
+	}
+	return out
+}
+
+func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	r := b.pipe(t, "demo", "--json")
+	wantOK(t, r)
+	d := decode[pipeline.RunDetail](t, r.stdout)
+	if d.State != "done" || d.Attempt != 2 {
+		t.Fatalf("the demo run is %s after attempt %d, want done after 2", d.State, d.Attempt)
+	}
+	got := executions(d.Steps)
+	if got["provision"] != 1 || got["send-welcome"] != 2 || got["record"] != 1 {
+		t.Fatalf("executions = %v, want provision 1, send-welcome 2, record 1", got)
+	}
+	if d.LastError == nil || d.LastError.Code != "X_DEMO_MAILER_DEFERRED" {
+		t.Fatalf("last error = %+v, want the planned failure", d.LastError)
+	}
+}
+
+func TestDemoTextShowsJournalAndSteps(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	r := b.pipe(t, "demo")
+	wantOK(t, r)
+	for _, row := range [][]string{{"state", "done"}, {"steps"}, {"journal"},
+		{"provision", "completed", "1", "-", `"acct-ada"`},
+		{"send-welcome", "completed", "2", "X_DEMO_MAILER_DEFERRED", "true"},
+		{"provision ran its function once"}, {"send-welcome ran its function twice"}} {
+		if !hasRow(r.stdout, row...) {
+			t.Fatalf("demo output lacks the row %q:\n%s", row, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "attempt.failed") {
+		t.Fatalf("the journal lacks the failed attempt:\n%s", r.stdout)
+	}
+}

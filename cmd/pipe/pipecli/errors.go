@@ -1,0 +1,65 @@
+package pipecli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// usage marks an error as the command line's fault: exit 2, not 1.
+type usage struct{ err *errcode.Error }
+
+func (u *usage) Error() string { return u.err.Error() }
+func (u *usage) Unwrap() error { return u.err }
+
+// usageError answers a coded X_CONFIG_INVALID usage error about c's command
+// line.
+func usageError(c *cobra.Command, format string, args ...any) error {
+	e := errcode.New(errcode.ConfigInvalid, format, args...).
+		WithFix(fmt.Sprintf("see `%s --help`", c.CommandPath()))
+	return &usage{err: e}
+}
+
+// errorJSON is a failure as --json prints it.
+type errorJSON struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// fail prints err on stderr and answers the exit code.
+func (a *app) fail(err error) int {
+	code := exitFailure
+	var u *usage
+	if errors.As(err, &u) {
+		code = exitUsage
+	}
+	e, ok := errcode.As(err)
+	if !ok {
+		// Uncoded errors that come before a command began are cobra's
+		// complaints about the command line.
+		if !a.started {
+			code = exitUsage
+			e = errcode.New(errcode.ConfigInvalid, "%s", err.Error()).WithFix("see `pipe --help`")
+		} else {
+			e = errcode.New(errcode.Invariant, "%s", err.Error())
+		}
+	}
+	if a.json {
+		_ = json.NewEncoder(a.stderr).Encode(errorJSON{Code: string(e.Code), Message: e.Message, Fix: e.Fix})
+		return code
+	}
+	if e.Message == "" {
+		fmt.Fprintf(a.stderr, "error %s\n", e.Code)
+	} else {
+		fmt.Fprintf(a.stderr, "error %s: %s\n", e.Code, e.Message)
+	}
+	if e.Fix != "" {
+		fmt.Fprintf(a.stderr, "fix: %s\n", e.Fix)
+	}
+	return code
+}

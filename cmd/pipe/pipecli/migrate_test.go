@@ -1,0 +1,71 @@
+package pipecli_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// dropSchema undoes the fixture's migration.
+func (b *bundle) dropSchema(t *testing.T) {
+	t.Helper()
+	if _, err := b.pool.Exec(t.Context(), `drop schema pipe cascade`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMigrateTwiceSecondIsNoOp(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.dropSchema(t)
+
+	first := b.pipe(t, "migrate")
+	wantOK(t, first)
+	if !strings.HasPrefix(first.stdout, "applied version") {
+		t.Fatalf("first migrate printed %q, want the versions it applied", first.stdout)
+	}
+
+	second := b.pipe(t, "migrate")
+	wantOK(t, second)
+	if !strings.HasPrefix(second.stdout, "up to date") {
+		t.Fatalf("second migrate printed %q, want up to date", second.stdout)
+	}
+
+	type migrated struct {
+		Applied []int `json:"applied"`
+		Version int   `json:"version"`
+	}
+	third := b.pipe(t, "migrate", "--json")
+	wantOK(t, third)
+	got := decode[migrated](t, third.stdout)
+	if len(got.Applied) != 0 || got.Version != pipeline.LatestMigration() {
+		t.Fatalf("migrate --json on a migrated database = %+v", got)
+	}
+}
+
+func TestCommandsRefuseUnmigratedDatabase(t *testing.T) {
+	t.Parallel()
+	t.Run("no schema", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t)
+		b.dropSchema(t)
+		r := b.pipe(t, "jobs", "list")
+		wantError(t, r, 1, "X_CONFIG_INVALID")
+		if !strings.Contains(r.stderr, "fix: run `pipe migrate`") {
+			t.Fatalf("the fix does not say to migrate:\n%s", r.stderr)
+		}
+	})
+	t.Run("older version", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t)
+		if _, err := b.pool.Exec(t.Context(), `delete from pipe.migrations`); err != nil {
+			t.Fatal(err)
+		}
+		r := b.pipe(t, "demo")
+		wantError(t, r, 1, "X_CONFIG_INVALID")
+		if !strings.Contains(r.stderr, "version 0") || !strings.Contains(r.stderr, "fix: run `pipe migrate`") {
+			t.Fatalf("stderr does not name the version and the fix:\n%s", r.stderr)
+		}
+	})
+}

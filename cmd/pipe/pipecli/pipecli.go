@@ -1,0 +1,144 @@
+package pipecli
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// Options configure [Execute]. The zero value is the stock pipe with no jobs
+// of its own.
+type Options struct {
+	// Jobs are the jobs `pipe worker` runs. Default none: the worker command
+	// then refuses to start.
+	Jobs []pipeline.Registrable
+	// Stdout receives command output. Default os.Stdout.
+	Stdout io.Writer
+	// Stderr receives errors, notices and worker logs. Default os.Stderr.
+	Stderr io.Writer
+	// DataDir is the embedded default's data directory, used when neither
+	// --database-url nor DATABASE_URL names a database. Default
+	// pgserver.DefaultDir(): ~/.local/share/pipe/postgres (or under
+	// $XDG_DATA_HOME); /var/lib/pipe/postgres for root.
+	DataDir string
+}
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// app is one Execute: the options, the global flags and the streams.
+type app struct {
+	opts        Options
+	stdout      io.Writer
+	stderr      io.Writer
+	databaseURL string
+	json        bool
+	// started is set once the command line parsed and a command began; an
+	// uncoded error before that is a usage error.
+	started bool
+}
+
+// Execute runs the pipe command line args (without the program name) and
+// answers the process exit code: 0 on success, 1 on a failure, 2 on a
+// command line that does not parse. Failures are printed on opts.Stderr as
+// the coded error and its fix. ctx bounds the command; a worker also stops on
+// SIGINT or SIGTERM.
+func Execute(ctx context.Context, args []string, opts Options) int {
+	a := &app{opts: opts, stdout: opts.Stdout, stderr: opts.Stderr}
+	if a.stdout == nil {
+		a.stdout = os.Stdout
+	}
+	if a.stderr == nil {
+		a.stderr = os.Stderr
+	}
+	root := a.rootCommand()
+	if args == nil {
+		args = []string{} // cobra reads os.Args when given nil
+	}
+	root.SetArgs(args)
+	_, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	// The --json flag may not have parsed when the command line did not.
+	a.json = a.json || wantsJSON(args)
+	return a.fail(err)
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pipe",
+		Short: "Durable bulk data work on PostgreSQL",
+		Long: "pipe runs and inspects durable jobs on PostgreSQL.\n\n" +
+			"With no --database-url and no DATABASE_URL, pipe uses a private PostgreSQL cluster\n" +
+			"that it creates and starts itself (the embedded default). Try `pipe demo`.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
+			// Cobra checks flag groups after this hook; check them here so
+			// that a violation is reported as a usage error.
+			if err := c.ValidateRequiredFlags(); err != nil {
+				return usageError(c, "%s", err.Error())
+			}
+			if err := c.ValidateFlagGroups(); err != nil {
+				return usageError(c, "%s", err.Error())
+			}
+			a.started = true
+			return nil
+		},
+	}
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(c, "%s", err.Error()) })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.databaseURL, "database-url", "", "PostgreSQL URL (default $DATABASE_URL, else the private cluster)")
+	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
+	root.AddCommand(
+		a.migrateCommand(),
+		a.workerCommand(),
+		a.jobsCommand(),
+		a.demoCommand(),
+		a.benchCommand(),
+	)
+	return root
+}
+
+// group answers a command that only holds subcommands: bare, it prints its
+// help; with an unknown subcommand, it is a usage error.
+func group(use, short string, subs ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError(c, "unknown command %s", args[0])
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	c.AddCommand(subs...)
+	return c
+}
+
+// wantsJSON reports whether args ask for --json, for errors that came before
+// the flags parsed.
+func wantsJSON(args []string) bool {
+	for _, arg := range args {
+		switch arg {
+		case "--":
+			return false
+		case "--json", "--json=true", "--json=1":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,124 @@
+package pipecli
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// workerFlags are the worker command's flags.
+type workerFlags struct {
+	queues       []string
+	maxInFlight  int
+	drainTimeout time.Duration
+}
+
+func (a *app) workerCommand() *cobra.Command {
+	var f workerFlags
+	c := &cobra.Command{
+		Use:   "worker",
+		Short: "Run the registered jobs until SIGINT or SIGTERM",
+		Long: "worker claims and runs the jobs this pipe was built with. On SIGINT or SIGTERM it drains:\n" +
+			"it stops claiming and cancels each running body with X_DRAINING; a body that unwinds\n" +
+			"within --drain-timeout goes straight back to the queue with its attempt uncounted, and\n" +
+			"one that does not is abandoned to its lease. A second signal ends the process at once.\n" +
+			"Logs go to stderr: text, or JSON with --json.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, err := f.config(c)
+			if err != nil {
+				return err
+			}
+			if cfg.Registry, err = a.registry(); err != nil {
+				return err
+			}
+			pool, err := a.connect(c.Context(), migrated)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			cfg.Logger = a.logger()
+			return runWorker(c.Context(), pool, cfg, f.drainTimeout)
+		},
+	}
+	fl := c.Flags()
+	fl.StringSliceVar(&f.queues, "queue", nil, "serve queue q with N slots, as q=N (repeat or comma-separate); default every registered job's queue, 100 slots each")
+	fl.IntVar(&f.maxInFlight, "max-in-flight", 0, "cap on simultaneous runs across all queues; 0 means no cap")
+	fl.DurationVar(&f.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
+	return c
+}
+
+// config answers the worker configuration the flags ask for.
+func (f workerFlags) config(c *cobra.Command) (pipeline.WorkerConfig, error) {
+	cfg := pipeline.WorkerConfig{MaxInFlight: f.maxInFlight}
+	if f.maxInFlight < 0 {
+		return cfg, usageError(c, "--max-in-flight is negative")
+	}
+	if f.drainTimeout < 0 {
+		return cfg, usageError(c, "--drain-timeout is negative")
+	}
+	for _, q := range f.queues {
+		name, slots, ok := strings.Cut(q, "=")
+		n, err := strconv.Atoi(slots)
+		if !ok || name == "" || err != nil || n < 1 {
+			return cfg, usageError(c, "--queue %q is not name=N with N at least 1", q)
+		}
+		if cfg.Queues == nil {
+			cfg.Queues = map[string]int{}
+		}
+		cfg.Queues[name] = n
+	}
+	return cfg, nil
+}
+
+// registry answers the registry of the jobs this pipe was built with.
+func (a *app) registry() (*pipeline.Registry, error) {
+	if len(a.opts.Jobs) == 0 {
+		return nil, errcode.New(errcode.ConfigInvalid, "this pipe has no jobs registered").
+			WithFix("build your own pipe that registers your jobs: pipecli.Execute(ctx, os.Args[1:], pipecli.Options{Jobs: ...})")
+	}
+	return pipeline.NewRegistry(a.opts.Jobs...)
+}
+
+// logger answers the worker's logger: text on stderr, JSON with --json.
+func (a *app) logger() *slog.Logger {
+	if a.json {
+		return slog.New(slog.NewJSONHandler(a.stderr, nil))
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, nil))
+}
+
+// runWorker runs a worker until ctx ends or a SIGINT/SIGTERM arrives, then
+// drains it within drain.
+func runWorker(ctx context.Context, pool *pgxpool.Pool, cfg pipeline.WorkerConfig, drain time.Duration) error {
+	w, err := pipeline.NewWorker(pool, cfg)
+	if err != nil {
+		return err
+	}
+	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := w.Start(sigCtx); err != nil {
+		return err
+	}
+	<-sigCtx.Done()
+	stop() // from here a second signal ends the process
+	cfg.Logger.Info("pipe.worker.draining", "worker", w.ID(), "timeout", drain.String())
+	drainCtx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	if err := w.Shutdown(drainCtx); err != nil {
+		return errcode.Wrap(err, errcode.Draining, "the drain timeout (%s) passed with bodies still running; their leases lapse and another worker takes them", drain).
+			WithFix("raise --drain-timeout, or make job bodies return sooner once their context is cancelled")
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package pipeline_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// fireSetup arms task at mark and gives holder the lease, with the database
+// clock frozen at frozen.
+func fireSetup(t *testing.T, pool *pgxpool.Pool, task string, mark, frozen time.Time, holder string) {
+	t.Helper()
+	steps := []struct {
+		sql  string
+		args []any
+	}{
+		{`insert into pipe.clock (frozen_at) values ($1)`, []any{frozen}},
+		{`insert into pipe.task_state (task, last_occurrence) values ($1, $2)`, []any{task, mark}},
+		{`insert into pipe.scheduler_leader (holder, acquired_at, expires_at) values ($1, $2, $2::timestamptz + interval '30 seconds')`, []any{holder, frozen}},
+	}
+	for _, s := range steps {
+		if _, err := pool.Exec(context.Background(), s.sql, s.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestFireStatementFiresAnOccurrenceOnce(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	task := tickTask(t, "once", "*/5 * * * *", "UTC")
+	mark, at := utc(t, "2026-01-01T00:00:00Z"), utc(t, "2026-01-01T00:05:00Z")
+	frozen := utc(t, "2026-01-01T00:05:01.5Z")
+	fireSetup(t, pool, "once", mark, frozen, "leader")
+	if hit, n, err := pipeline.FireTask(ctx, pool, "leader", task, mark, at); err != nil || !hit || n != 1 {
+		t.Fatalf("first fire: hit %v, inserted %d, %v", hit, n, err)
+	}
+	// The same expected watermark again (a retry, a crash replay, a second
+	// scheduler): nothing moves, nothing is inserted.
+	if hit, n, err := pipeline.FireTask(ctx, pool, "leader", task, mark, at); err != nil || hit || n != 0 {
+		t.Fatalf("second fire: hit %v, inserted %d, %v", hit, n, err)
+	}
+	if got := firedAts(t, pool, "once"); len(got) != 1 || !got[0].Equal(at) {
+		t.Fatalf("fired %v", got)
+	}
+	var kinds []string
+	if err := pool.QueryRow(ctx, `select array_agg(e.kind) from pipe.events e join pipe.jobs j on j.id = e.job_id where j.name = 'once'`).Scan(&kinds); err != nil || len(kinds) != 1 || kinds[0] != "enqueued" {
+		t.Fatalf("journal %v %v", kinds, err)
+	}
+	fires, err := pipeline.NewAdmin(pool).TaskFires(ctx)
+	if err != nil || len(fires) != 1 || !fires[0].Occurrence.Equal(at) || !fires[0].FiredAt.Equal(frozen) {
+		t.Fatalf("task fires %+v %v; want firedAt from the database clock %v", fires, err, frozen)
+	}
+}
+
+func TestFireStatementRaceHasOneWinner(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	task := tickTask(t, "race", "*/5 * * * *", "UTC")
+	mark, at := utc(t, "2026-01-01T00:00:00Z"), utc(t, "2026-01-01T00:05:00Z")
+	fireSetup(t, pool, "race", mark, at, "leader")
+	var wg sync.WaitGroup
+	hits := make(chan bool, 8)
+	for range 8 {
+		wg.Go(func() {
+			hit, _, err := pipeline.FireTask(ctx, pool, "leader", task, mark, at)
+			if err != nil {
+				t.Error(err)
+			}
+			hits <- hit
+		})
+	}
+	wg.Wait()
+	close(hits)
+	won := 0
+	for h := range hits {
+		if h {
+			won++
+		}
+	}
+	if got := firedAts(t, pool, "race"); won != 1 || len(got) != 1 {
+		t.Fatalf("%d fires won, %d jobs; want 1 and 1", won, len(got))
+	}
+}
+
+func TestFireStatementRefusesFollowersAndPausedTasks(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	task := tickTask(t, "fenced", "*/5 * * * *", "UTC")
+	mark, at := utc(t, "2026-01-01T00:00:00Z"), utc(t, "2026-01-01T00:05:00Z")
+	fireSetup(t, pool, "fenced", mark, at, "leader")
+	if hit, _, err := pipeline.FireTask(ctx, pool, "follower", task, mark, at); err != nil || hit {
+		t.Fatalf("a follower fired: %v %v", hit, err)
+	}
+	if err := pipeline.NewAdmin(pool).PauseTask(ctx, "fenced"); err != nil {
+		t.Fatal(err)
+	}
+	if hit, _, err := pipeline.FireTask(ctx, pool, "leader", task, mark, at); err != nil || hit {
+		t.Fatalf("a paused task fired: %v %v", hit, err)
+	}
+	if got := firedAts(t, pool, "fenced"); len(got) != 0 {
+		t.Fatalf("fired %v", got)
+	}
+}
+
+func TestFireDedupesOntoALiveRun(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	job := tickJob(t, "constant-key")
+	constant, err := pipeline.NewJob("constant", func(tick) string { return "only" },
+		func(context.Context, *pipeline.Run[tick]) (struct{}, error) { return struct{}{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := pipeline.NewTask("dedupe", "*/5 * * * *", "UTC", []pipeline.TaskEntry{
+		pipeline.Entry(constant, func(o pipeline.Occurrence) tick { return tick{At: o.At} }),
+		tickEntry(job)[0],
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m0, m1, m2 := utc(t, "2026-01-01T00:00:00Z"), utc(t, "2026-01-01T00:05:00Z"), utc(t, "2026-01-01T00:10:00Z")
+	fireSetup(t, pool, "dedupe", m0, m1, "leader")
+	if hit, n, err := pipeline.FireTask(ctx, pool, "leader", task, m0, m1); err != nil || !hit || n != 2 {
+		t.Fatalf("first: %v %d %v", hit, n, err)
+	}
+	// The constant-key run is still live: the next occurrence queues only the
+	// per-occurrence entry.
+	if hit, n, err := pipeline.FireTask(ctx, pool, "leader", task, m1, m2); err != nil || !hit || n != 1 {
+		t.Fatalf("second: %v %d %v", hit, n, err)
+	}
+}

@@ -1,0 +1,61 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// admit decides whether a claimed run may start its body: it holds a
+// concurrency slot (or its own earlier one) and its tenant is within the
+// per-process start rate. A run not admitted is deferred uncounted, or
+// refused under WhenBusy Fail; admit answers false and the run is settled.
+func (w *Worker) admit(row *claimed, spec *jobSpec) bool {
+	if spec.limit > 0 && !w.takeSlot(row, spec) {
+		return false
+	}
+	if wait, ok := w.rates.allow(row.tenant, time.Now()); !ok {
+		data, _ := json.Marshal(map[string]any{"code": errcode.RateLimited, "retryAfterMs": wait.Milliseconds()})
+		if w.deferRun(row, wait, evDeferredRate, data) {
+			w.stats.Deferred.Add(1)
+		}
+		return false
+	}
+	return true
+}
+
+func (w *Worker) takeSlot(row *claimed, spec *jobSpec) bool {
+	key := ""
+	if row.concurrencyKey != nil {
+		key = *row.concurrencyKey
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	ok, err := w.store.acquireSlot(ctx, row, spec.leaseKey(key), spec.limit, w.cfg.Lease)
+	switch {
+	case err != nil:
+		w.log.warn("jobs.slot.failed", "job", row.name, "id", row.id.String(), "error", pgErrorCode(err))
+		w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, nil)
+	case !ok && spec.whenBusy == Fail:
+		w.refuseBusy(row, spec)
+	case !ok && w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, nil):
+		w.stats.Deferred.Add(1)
+	}
+	return ok && err == nil
+}
+
+// refuseBusy settles a run failed with X_JOB_KEY_BUSY: its body never ran,
+// nothing retries it, and it is not a dead letter.
+func (w *Worker) refuseBusy(row *claimed, spec *jobSpec) {
+	err := errcode.New(errcode.JobKeyBusy, "job %s: another run holds the concurrency key", spec.name).
+		WithFix("`pipe jobs retry ID` once the other run settles")
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	ok, serr := w.store.fail(ctx, row, "failed", 0, errorJSON(err), evRefused)
+	w.afterSettle(row, evRefused, ok, serr)
+	if ok && serr == nil {
+		w.stats.Failed.Add(1)
+	}
+}
