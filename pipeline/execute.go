@@ -17,7 +17,7 @@ func (j *Job[In, Out]) execute(ctx context.Context, row *claimed) ([]byte, error
 		return nil, errcode.New(errcode.JobTenantMismatch, "job %s: the queued row's tenant is not the input's", j.spec.name).
 			WithFix("re-enqueue the input as its own tenant")
 	}
-	out, err := j.body(ctx, newRun(row, in))
+	out, err := j.body(ctx, newRun(row, &j.spec, in))
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,16 @@ type JobOptions[In any] struct {
 	EventPoll time.Duration
 	// Concurrency caps simultaneous runs fleet-wide, or per key. Nil: no cap.
 	Concurrency *Concurrency[In]
+	// Compensates lets steps register a compensator (see [Compensate]):
+	// when the run fails for good, the compensators run last-in first-out.
+	// The row carries UnwindMargin attempts beyond Retry.Attempts so a crash
+	// during the unwind is resumed.
+	Compensates bool
 }
+
+// UnwindMargin is how many attempts a compensating job's row carries beyond
+// its declared attempts, for the unwind.
+const UnwindMargin = 2
 
 // Concurrency caps simultaneous runs of a job across the fleet, enforced by
 // lease rows (one per held slot) that the worker's heartbeat renews and that
@@ -85,6 +94,7 @@ type jobSpec struct {
 	limit       int      // the concurrency cap; 0 means none
 	keyed       bool     // the cap is per concurrency key
 	whenBusy    WhenBusy // set when limit > 0
+	compensates bool
 }
 
 // NewJob declares a job. name, the idempotency key function and the body are
@@ -113,7 +123,7 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 	if len(faults) > 0 {
 		return nil, declarationError(name, faults)
 	}
-	spec.tenanted, spec.eventPoll = o.Tenant != nil, o.EventPoll
+	spec.tenanted, spec.eventPoll, spec.compensates = o.Tenant != nil, o.EventPoll, o.Compensates
 	if c := o.Concurrency; c != nil {
 		spec.limit, spec.keyed, spec.whenBusy = c.Limit, c.Key != nil, c.WhenBusy
 		if spec.whenBusy == "" {
@@ -251,5 +261,11 @@ func (s *jobSpec) leaseKey(concurrencyKey string) string {
 	return s.name + ":" + concurrencyKey
 }
 
-// maxAttempts is what the row carries: the declared attempts.
-func (s *jobSpec) maxAttempts() int { return s.retry.Attempts }
+// maxAttempts is what the row carries: the declared attempts, plus the
+// unwind margin for a compensating job.
+func (s *jobSpec) maxAttempts() int {
+	if s.compensates {
+		return s.retry.Attempts + UnwindMargin
+	}
+	return s.retry.Attempts
+}

@@ -52,6 +52,13 @@ type runState struct {
 	spec    *jobSpec
 	journal *replay
 	names   map[string]bool
+
+	// compensation: the compensators registered in step order, whether this
+	// attempt only replays to re-register them, and a once-step with a
+	// compensator whose outcome is unknown.
+	comps       []compensator
+	replayOnly  bool
+	unknownComp string
 }
 
 func withRun(ctx context.Context, rs *runState) context.Context {
@@ -63,12 +70,12 @@ func runFrom(ctx context.Context) *runState {
 	return rs
 }
 
-func newRun[In any](row *claimed, in In) *Run[In] {
+func newRun[In any](row *claimed, spec *jobSpec, in In) *Run[In] {
 	return &Run[In]{
 		ID: row.id.String(), RunID: row.runID.String(),
 		Name: row.name, Queue: row.queue, Tenant: row.tenant,
-		Input: in, Attempt: row.attempt, MaxAttempts: row.maxAttempt,
-		FinalAttempt: row.attempt >= row.maxAttempt,
+		Input: in, Attempt: row.attempt, MaxAttempts: spec.retry.Attempts,
+		FinalAttempt: row.attempt >= spec.retry.Attempts,
 	}
 }
 

@@ -13,7 +13,10 @@ import (
 // StepOption adjusts one step.
 type StepOption func(*stepConfig)
 
-type stepConfig struct{ once bool }
+type stepConfig struct {
+	once       bool
+	compensate func(ctx context.Context, output json.RawMessage) error
+}
 
 // Once makes a step at-most-once: its start is persisted before fn runs, and
 // a replay that finds a start without an outcome stops with the terminal
@@ -33,7 +36,11 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 		return zero, err
 	}
 	if raw, ok := rs.stored(name); ok {
+		rs.register(name, cfg, raw)
 		return decodeStep[T](name, raw)
+	}
+	if err := rs.forwardAllowed(name, cfg); err != nil {
+		return zero, err
 	}
 	if err := rs.guardUnknown(ctx, name, cfg); err != nil {
 		return zero, err
@@ -53,6 +60,7 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 		return zero, err
 	}
 	rs.markCompleted(name, raw)
+	rs.register(name, cfg, raw)
 	return decodeStep[T](name, raw)
 }
 
@@ -67,6 +75,9 @@ func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context
 	}
 	if raw, ok := rs.stored(name); ok {
 		return decodeStep[T](name, raw)
+	}
+	if err := rs.forwardAllowed(name, stepConfig{}); err != nil {
+		return zero, err
 	}
 	stepCtx, cancel := rs.stepContext(ctx)
 	defer cancel()
@@ -120,6 +131,9 @@ func checkStepName(name string) error {
 // the start of a fresh once-step before it runs.
 func (rs *runState) guardUnknown(ctx context.Context, name string, cfg stepConfig) error {
 	if rs.startedOnly(name) {
+		if cfg.compensate != nil {
+			rs.unknownComp = name
+		}
 		return errcode.New(errcode.StepOutcomeUnknown, "job %s: step %s started and its outcome is unknown", rs.spec.name, name).
 			WithFix("resolve it: `pipe jobs resolve-step ID STEP --ran --output JSON` or `--not-ran`, then `pipe jobs retry ID`")
 	}

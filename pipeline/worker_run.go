@@ -14,6 +14,7 @@ import (
 type outcome struct {
 	result json.RawMessage
 	err    error
+	rs     *runState
 }
 
 // run executes one claimed run: replay, body, then the settle its outcome
@@ -51,8 +52,12 @@ func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *
 		}
 	}
 	rs := &runState{w: w, row: row, spec: spec, journal: journal, names: map[string]bool{}}
+	if spec.compensates {
+		_, marked := rs.unwinding()
+		rs.replayOnly = marked || row.attempt > spec.retry.Attempts
+	}
 	res, err := job.execute(withRun(ctx, rs), row)
-	done <- outcome{result: res, err: err}
+	done <- outcome{result: res, err: err, rs: rs}
 }
 
 func panicType(p any) string {
@@ -131,6 +136,8 @@ func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outc
 	case errors.Is(cause, errcode.JobLeaseLost):
 		w.stats.Unowned.Add(1)
 		w.log.warn("jobs.settle.unowned", "job", row.name, "id", row.id.String(), "reason", "lease lost")
+	case o.rs != nil && spec.compensates && (o.rs.replayOnly || decideFailure(row, spec, o.err).state != "ready"):
+		w.unwind(ctx, row, spec, o.rs, o.err)
 	default:
 		w.failAttempt(row, spec, o.err)
 	}
@@ -225,7 +232,7 @@ func decideFailure(row *claimed, spec *jobSpec, failure error) failureDecision {
 		rec.Terminal = true
 		rec.Message += " — not retried: this code is classified terminal"
 		d.state, d.kind = buried, buried
-	case row.attempt >= row.maxAttempt:
+	case row.attempt >= spec.retry.Attempts:
 		d.state, d.kind = buried, buried
 	case class == errcode.RetryAfter:
 		if s, ok := errcode.RetryAfterSeconds(failure); ok {

@@ -1,0 +1,75 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// compensator undoes one completed step.
+type compensator struct {
+	step   string
+	output json.RawMessage
+	undo   func(ctx context.Context, output json.RawMessage) error
+}
+
+// Compensate registers undo for a step: when the run fails for good —
+// attempts spent or a terminal code, never on a retry, a cancel, a drain or
+// a suspension — the compensators of the completed steps run last-in
+// first-out, each as a step "compensate:<name>", after a durable "unwinding"
+// marker. undo receives the step's stored output decoded into T (the step's
+// own result type). The job must declare Compensates, else the step is
+// X_JOB_DECLARATION_INVALID.
+func Compensate[T any](undo func(ctx context.Context, output T) error) StepOption {
+	return func(c *stepConfig) {
+		c.compensate = func(ctx context.Context, raw json.RawMessage) error {
+			var v T
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return errcode.Wrap(err, errcode.StepOutputUnserializable, "the step's stored output does not decode into the compensator's type").
+					WithFix("declare Compensate with the step's own result type")
+			}
+			return undo(ctx, v)
+		}
+	}
+}
+
+// errReplayOnly stops a body that replays only to re-register compensators,
+// at its first step that never completed.
+var errReplayOnly = errors.New("pipeline: the run is unwinding; the body replays only to register compensators")
+
+// register keeps a completed step's compensator, in step order.
+func (rs *runState) register(name string, cfg stepConfig, raw json.RawMessage) {
+	if cfg.compensate == nil {
+		return
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.comps = append(rs.comps, compensator{step: name, output: raw, undo: cfg.compensate})
+}
+
+// forwardAllowed refuses a compensator on a job that did not declare
+// Compensates, and stops a replay-only body at its first new step.
+func (rs *runState) forwardAllowed(name string, cfg stepConfig) error {
+	if cfg.compensate != nil && !rs.spec.compensates {
+		return errcode.New(errcode.JobDeclarationInvalid, "job %s: step %s has a compensator but the job does not declare Compensates", rs.spec.name, name).
+			WithFix("set JobOptions.Compensates")
+	}
+	if !rs.replayOnly {
+		return nil
+	}
+	if cfg.compensate != nil && rs.startedOnly(name) {
+		rs.unknownComp = name
+	}
+	return errReplayOnly
+}
+
+// unwinding answers whether the run's journal holds the unwinding marker,
+// and the failure it recorded.
+func (rs *runState) unwinding() (json.RawMessage, bool) {
+	raw, ok := rs.stored(unwindingStep)
+	return raw, ok
+}
+
+const unwindingStep = "unwinding"
