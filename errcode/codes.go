@@ -28,6 +28,7 @@ const (
 	JobCancelled             Code = "X_JOB_CANCELLED"
 	JobTenantMismatch        Code = "X_JOB_TENANT_MISMATCH"
 	JobCompensationFailed    Code = "X_JOB_COMPENSATION_FAILED"
+	JobOnSettledFailed       Code = "X_JOB_ON_SETTLED_FAILED"
 	JobKeyBusy               Code = "X_JOB_KEY_BUSY"
 	JobEventInvalid          Code = "X_JOB_EVENT_INVALID"
 	StepDuplicate            Code = "X_STEP_DUPLICATE"

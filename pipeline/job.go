@@ -75,11 +75,12 @@ const (
 // Job is a declared job: what to run, how it dedupes and how it retries. It
 // is safe for concurrent use. Declare it once, at start-up, with [NewJob].
 type Job[In, Out any] struct {
-	spec  jobSpec
-	key   func(In) string
-	body  Body[In, Out]
-	opts  JobOptions[In]
-	wakes *wakeThrottle
+	spec      jobSpec
+	key       func(In) string
+	body      Body[In, Out]
+	opts      JobOptions[In]
+	wakes     *wakeThrottle
+	onSettled func(ctx context.Context, s Settled[In, Out]) error
 }
 
 // jobSpec is the resolved, type-free part of a declaration the worker reads.

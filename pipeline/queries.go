@@ -59,3 +59,5 @@ var (
 )
 
 var sqlSpendBudget = mustQuery("spend_budget")
+
+var sqlProgress = mustQuery("progress")

@@ -15,6 +15,7 @@ type Registrable interface {
 	Describe() Manifest
 	declaration() *jobSpec
 	execute(ctx context.Context, row *claimed) ([]byte, error)
+	settled(outcome string, row *claimed, result, record json.RawMessage) error
 }
 
 // Registry is the set of jobs a worker runs, by name.

@@ -53,6 +53,10 @@ type runState struct {
 	journal *replay
 	names   map[string]bool
 
+	// progress: the report held back by the once-a-second limit.
+	pending    *ProgressRecord
+	progressAt time.Time
+
 	// compensation: the compensators registered in step order, whether this
 	// attempt only replays to re-register them, and a once-step with a
 	// compensator whose outcome is unknown.

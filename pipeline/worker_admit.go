@@ -57,5 +57,6 @@ func (w *Worker) refuseBusy(row *claimed, spec *jobSpec) {
 	w.afterSettle(row, evRefused, ok, serr)
 	if ok && serr == nil {
 		w.stats.Failed.Add(1)
+		w.notifySettled(OutcomeRefused, row, nil, errorJSON(err))
 	}
 }

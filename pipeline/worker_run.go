@@ -123,6 +123,9 @@ func endedAs(o outcome) string {
 // cause first: a drained body is interrupted whatever it returned.
 func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outcome) {
 	cause := context.Cause(ctx)
+	if o.rs != nil {
+		_ = o.rs.flushProgress(context.WithoutCancel(ctx))
+	}
 	var sp *suspension
 	switch {
 	case o.err == nil:
@@ -151,6 +154,7 @@ func (w *Worker) completeRun(row *claimed, result json.RawMessage) {
 	w.afterSettle(row, "completed", ok, err)
 	if ok && err == nil {
 		w.stats.Completed.Add(1)
+		w.notifySettled(OutcomeCompleted, row, result, nil)
 	}
 }
 
@@ -196,7 +200,9 @@ func (w *Worker) failAttempt(row *claimed, spec *jobSpec, failure error) {
 		w.stats.Retried.Add(1)
 	case "dead":
 		w.stats.DeadLettered.Add(1)
+		w.notifySettled(OutcomeDeadLettered, row, nil, d.record)
 	default:
+		w.notifySettled(OutcomeDropped, row, nil, d.record)
 		w.stats.Failed.Add(1)
 	}
 }

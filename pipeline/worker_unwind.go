@@ -117,9 +117,13 @@ func (w *Worker) bury(row *claimed, spec *jobSpec, record json.RawMessage) {
 	defer cancel()
 	ok, err := w.store.fail(ctx, row, state, 0, record, state)
 	w.afterSettle(row, state, ok, err)
-	if ok && err == nil && state == "dead" {
+	switch {
+	case !ok || err != nil:
+	case state == "dead":
 		w.stats.DeadLettered.Add(1)
-	} else if ok && err == nil {
+		w.notifySettled(OutcomeDeadLettered, row, nil, record)
+	default:
 		w.stats.Failed.Add(1)
+		w.notifySettled(OutcomeDropped, row, nil, record)
 	}
 }

@@ -1,0 +1,92 @@
+package pipeline_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+func TestOnSettledHearsEachEndingOnce(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	var mu sync.Mutex
+	heard := map[string]string{}
+	tries := 0
+	j := pipeline.MustJob("settled", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		if run.Input.K == "bad" {
+			return 0, errors.New("no")
+		}
+		return 7, nil
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond}})
+	j.OnSettled(func(ctx context.Context, s pipeline.Settled[noInput, int]) error {
+		mu.Lock()
+		defer mu.Unlock()
+		tries++
+		if tries == 1 {
+			return errors.New("the hook's first try fails") // tried again
+		}
+		switch s.Outcome {
+		case pipeline.OutcomeCompleted:
+			heard[s.Input.K] = s.Outcome
+			if s.Result != 7 {
+				t.Errorf("result %d", s.Result)
+			}
+		default:
+			heard[s.Input.K] = s.Outcome + ":" + s.Error.Message
+		}
+		return nil
+	})
+	startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	good, _ := j.Enqueue(ctx, pool, noInput{K: "good"})
+	awaitState(t, pool, good.ID, "done")
+	bad, _ := j.Enqueue(ctx, pool, noInput{K: "bad"})
+	awaitState(t, pool, bad.ID, "dead")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(heard)
+		mu.Unlock()
+		if n == 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if heard["good"] != "completed" || heard["bad"] != "dead-lettered:no" || tries != 3 {
+		t.Fatalf("heard %v after %d tries; the retry (attempt 1 of bad) must not be heard", heard, tries)
+	}
+}
+
+func TestProgressLastReportAlwaysLands(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	j := pipeline.MustJob("progress", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		for i := int64(1); i <= 100; i++ {
+			if err := pipeline.Progress(ctx, i, 100, "rows"); err != nil {
+				return 0, err
+			}
+		}
+		return 1, nil
+	})
+	startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "p"})
+	d := awaitState(t, pool, res.ID, "done")
+	if string(d.Progress) != `{"done": 100, "note": "rows", "total": 100}` {
+		t.Fatalf("progress %s", d.Progress)
+	}
+	writes := 0
+	for _, e := range d.Journal {
+		if e.Kind == "progress" {
+			writes++
+		}
+	}
+	if writes > 2 {
+		t.Fatalf("%d progress writes for 100 reports in well under a second; want at most one a second and the last", writes)
+	}
+}
