@@ -61,3 +61,14 @@ var (
 var sqlSpendBudget = mustQuery("spend_budget")
 
 var sqlProgress = mustQuery("progress")
+
+var (
+	sqlQueueStats  = mustQuery("queue_stats")
+	sqlRemoveMany  = mustQuery("remove_many")
+	sqlRequeueMany = mustQuery("requeue_many")
+	sqlPromoteMany = mustQuery("promote_many")
+)
+
+var sqlWorkerAnnounce = mustQuery("worker_announce")
+
+var sqlMaintain = mustQuery("maintain")

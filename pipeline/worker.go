@@ -52,7 +52,7 @@ type heldRun struct {
 
 // WorkerStats counts what a worker did since it started.
 type WorkerStats struct {
-	Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Deferred, Unowned atomic.Int64
+	Passes, Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Deferred, Unowned atomic.Int64
 }
 
 // NewWorker answers a worker over pool. It claims nothing until Start.
@@ -97,6 +97,7 @@ func (w *Worker) Start(ctx context.Context) error {
 	loopCtx, cancel := context.WithCancel(base)
 	hbCtx, hbCancel := context.WithCancel(base)
 	w.stopFn, w.hbStop = cancel, hbCancel
+	w.announce(ctx)
 	w.loops.Add(2)
 	go w.fetchLoop(loopCtx)
 	go w.heartbeatLoop(hbCtx)
@@ -145,6 +146,7 @@ func (w *Worker) stop(ctx context.Context, drain bool) error {
 	}
 	w.hbStop()
 	w.loops.Wait()
+	w.retire(context.Background())
 	w.store.close()
 	w.log.info("jobs.worker.stopped")
 	return err

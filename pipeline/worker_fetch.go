@@ -82,6 +82,7 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
+	w.stats.Passes.Add(1)
 	for _, b := range buried {
 		w.stats.DeadLettered.Add(1)
 		w.log.warn("jobs.claim.exhausted", "job", b.name, "id", b.id.String(), "attempt", b.attempt)

@@ -22,6 +22,7 @@ func (w *Worker) heartbeatLoop(ctx context.Context) {
 			return
 		case <-t.C:
 			w.renewHeld(ctx)
+			w.announce(ctx)
 		}
 	}
 }

@@ -35,6 +35,7 @@ with clock as (
 ), picked as (
     select p.id
     from unnest($1::text[], $2::int[]) as q(queue, room)
+    -- a paused queue is never claimed, fleet-wide, from each worker's next pass
     cross join lateral (
         select j.id
         from pipe.jobs j
@@ -42,6 +43,7 @@ with clock as (
           and j.state in ('ready', 'delayed', 'suspended')
           and j.run_at <= (select now from clock)
           and j.name = any($3)
+          and not exists (select 1 from pipe.queue_pauses p where p.queue = q.queue)
         order by j.run_at
         limit q.room
         for update of j skip locked

@@ -9,10 +9,17 @@ with done as (
         worker_id   = null
     from unnest($1::uuid[], $2::int[], $3::jsonb[]) as u(id, claims, result)
     where j.id = u.id and j.claims = u.claims and j.state = 'running'
-    returning j.id, j.attempt
+    returning j.id, j.attempt, j.name, j.started_at, j.finished_at
 ), journal as (
     insert into pipe.events (job_id, kind, attempt)
     select id, 'completed', attempt from done
+), counted as (
+    insert into pipe.job_counters as c (job, bucket, done, duration_ms)
+    select name, date_trunc('minute', max(finished_at)), count(*),
+           coalesce(sum(extract(epoch from finished_at - started_at) * 1000), 0)::bigint
+    from done group by name
+    on conflict (job, bucket) do update
+        set done = c.done + excluded.done, duration_ms = c.duration_ms + excluded.duration_ms
 ), freed as (
     delete from pipe.job_leases l using done where l.job_id = done.id
 )

@@ -1,0 +1,21 @@
+-- Run up to $5 rows waiting on their run time now.
+with picked as (
+    select id from pipe.jobs
+    where state = $1 and run_at > pipe.now()
+      and ($2 = '' or queue = $2) and ($3 = '' or name = $3) and ($4 = '' or tenant = $4)
+    order by run_at
+    limit $5
+    for update skip locked
+), moved as (
+    update pipe.jobs j set state = 'ready', run_at = pipe.now()
+    from picked p where j.id = p.id
+    returning j.id, j.attempt
+), journal as (
+    insert into pipe.events (job_id, kind, attempt)
+    select id, 'promoted', attempt from moved
+)
+select (select count(*) from moved),
+       (select count(*) from pipe.jobs
+        where state = $1 and run_at > pipe.now()
+          and ($2 = '' or queue = $2) and ($3 = '' or name = $3) and ($4 = '' or tenant = $4))
+       - (select count(*) from moved)
