@@ -48,11 +48,12 @@ type heldRun struct {
 	row         *claimed
 	cancel      context.CancelCauseFunc
 	lastRenewed time.Time
+	settling    atomic.Bool // the body ended; a renewal that misses is the settle landing, not a loss
 }
 
 // WorkerStats counts what a worker did since it started.
 type WorkerStats struct {
-	Passes, Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Deferred, Unowned atomic.Int64
+	Passes, Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Deferred, Unowned, LeasesLost atomic.Int64
 }
 
 // NewWorker answers a worker over pool. It claims nothing until Start.
@@ -79,6 +80,26 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	}
 	w.idleMax.Store(int64(cfg.IdlePollMax))
 	return w, nil
+}
+
+// InFlight answers how many runs the worker holds now.
+func (w *Worker) InFlight() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.total
+}
+
+// Capacity answers the worker's slots: MaxInFlight, or the sum of its
+// queues' slots when there is no process cap.
+func (w *Worker) Capacity() int {
+	if w.cfg.MaxInFlight > 0 {
+		return w.cfg.MaxInFlight
+	}
+	n := 0
+	for _, s := range w.cfg.Queues {
+		n += s
+	}
+	return n
 }
 
 // ID answers the worker's id.

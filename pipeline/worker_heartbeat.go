@@ -47,6 +47,8 @@ func (w *Worker) renewHeld(ctx context.Context) {
 		switch {
 		case err == nil && landed[h.row.id]:
 			w.renewed(h, now)
+		case h.settling.Load():
+			// the settle landed (or is landing): the run is no longer ours to renew
 		case err == nil:
 			w.lost(h, "the run's claim moved on")
 		case now.Sub(w.lastRenewed(h)) >= w.cfg.Lease:
@@ -68,6 +70,7 @@ func (w *Worker) lastRenewed(h *heldRun) time.Time {
 }
 
 func (w *Worker) lost(h *heldRun, why string) {
+	w.stats.LeasesLost.Add(1)
 	w.log.error("jobs.lease.lost", "job", h.row.name, "id", h.row.id.String(), "reason", why)
 	h.cancel(errcode.New(errcode.JobLeaseLost, "job %s: this worker lost the run's lease", h.row.name).
 		WithFix("keep the database reachable and bodies shorter than the lease; alert on jobs.lease.lost"))

@@ -30,10 +30,11 @@ func (w *Worker) run(row *claimed) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	w.hold(&heldRun{row: row, cancel: cancel, lastRenewed: time.Now()})
+	h := &heldRun{row: row, cancel: cancel, lastRenewed: time.Now()}
+	w.hold(h)
 	done := make(chan outcome, 1)
 	go w.body(ctx, job, row, spec, done)
-	w.await(ctx, cancel, row, spec, done)
+	w.await(ctx, cancel, h, spec, done)
 }
 
 func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *jobSpec, done chan<- outcome) {
@@ -70,7 +71,8 @@ func panicType(p any) string {
 }
 
 // await waits for the body, its timeout or the drain deadline.
-func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, row *claimed, spec *jobSpec, done chan outcome) {
+func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, h *heldRun, spec *jobSpec, done chan outcome) {
+	row := h.row
 	var timeout <-chan time.Time
 	if spec.timeout > 0 {
 		t := time.NewTimer(spec.timeout)
@@ -79,8 +81,10 @@ func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, row 
 	}
 	select {
 	case o := <-done:
+		h.settling.Store(true)
 		w.settle(ctx, row, spec, o)
 	case <-timeout:
+		h.settling.Store(true)
 		w.timedOut(cancel, row, spec, done)
 	case <-w.abandon:
 		w.log.warn("jobs.drain.abandoned", "job", row.name, "id", row.id.String())
