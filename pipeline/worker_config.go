@@ -36,6 +36,9 @@ type WorkerConfig struct {
 	// unwind before its attempt is failed anyway and it is abandoned.
 	// Default 1s.
 	TimeoutGrace time.Duration
+	// Clock times job timeouts. Default the wall clock; the test kit's
+	// fixtures.FrozenClock drives it (with the database clock) in tests.
+	Clock Clock
 	// BusyDelay is how long a run deferred by a busy concurrency cap waits
 	// before it is offered again. Default 1s.
 	BusyDelay time.Duration
@@ -99,6 +102,9 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.Clock == nil {
+		c.Clock = systemClock{}
 	}
 	return c, nil
 }

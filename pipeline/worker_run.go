@@ -75,9 +75,7 @@ func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, h *h
 	row := h.row
 	var timeout <-chan time.Time
 	if spec.timeout > 0 {
-		t := time.NewTimer(spec.timeout)
-		defer t.Stop()
-		timeout = t.C
+		timeout = w.cfg.Clock.After(spec.timeout)
 	}
 	select {
 	case o := <-done:
