@@ -261,8 +261,9 @@ func tracedPool(t *testing.T, tracer pgx.QueryTracer) *pgxpool.Pool {
 
 // eventLog is a slog handler keeping the event names logged.
 type eventLog struct {
-	mu     sync.Mutex
-	events []string
+	mu      sync.Mutex
+	events  []string
+	changed chan struct{}
 }
 
 func (l *eventLog) Enabled(context.Context, slog.Level) bool { return true }
@@ -273,7 +274,34 @@ func (l *eventLog) Handle(_ context.Context, r slog.Record) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.events = append(l.events, r.Message)
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
 	return nil
+}
+
+// await waits until event is logged.
+func (l *eventLog) await(t *testing.T, event string) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		l.mu.Lock()
+		if slices.Contains(l.events, event) {
+			l.mu.Unlock()
+			return
+		}
+		if l.changed == nil {
+			l.changed = make(chan struct{})
+		}
+		changed := l.changed
+		l.mu.Unlock()
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("%s was not logged within 20s", event)
+		}
+	}
 }
 
 func (l *eventLog) has(event string) bool {

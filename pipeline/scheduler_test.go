@@ -214,3 +214,36 @@ func TestLeaderThatLosesTheLeaseStopsFiring(t *testing.T) {
 		t.Fatalf("fired %v after losing the lease", got)
 	}
 }
+
+// A fired occurrence wakes an idle worker through the fire statement's
+// notify, and runs like any enqueued job.
+func TestFiredJobWakesAWorkerAndRuns(t *testing.T) {
+	pool := fixtures.DB(t)
+	ran := make(chan tick, 1)
+	job, err := pipeline.NewJob("woken", func(in tick) string { return in.At.String() },
+		func(_ context.Context, run *pipeline.Run[tick]) (struct{}, error) {
+			ran <- run.Input
+			return struct{}{}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := &eventLog{}
+	startWorker(t, pool, pipeline.WorkerConfig{PollInterval: time.Minute, IdlePollMax: time.Minute, Logger: slog.New(events)}, job)
+	events.await(t, "jobs.wake.live")
+	task, err := pipeline.NewTask("wakes", "*/5 * * * *", "UTC", tickEntry(job))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := newSchedClock(t0)
+	startScheduler(t, pool, clk, "a", nil, task)
+	clk.step(t, 1, 5, time.Minute)
+	select {
+	case in := <-ran:
+		if !in.At.Equal(t0.Add(270 * time.Second)) {
+			t.Fatalf("ran %v", in.At)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the fired job did not run within 20s: no wake")
+	}
+}

@@ -66,5 +66,8 @@ func (s *Scheduler) reload(ctx context.Context, st *taskState, now time.Time) {
 		// tells whether this scheduler still leads.
 		st.holdUntil = now.Add(s.cfg.Renew)
 	}
+	if fresh.paused && !st.paused {
+		s.log.Info("tasks.paused", "task", st.task.name)
+	}
 	st.mark, st.due, st.paused = fresh.mark, fresh.due, fresh.paused
 }

@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/pipekit/pipe/errcode"
 )
 
 // Occurrence is what an entry is told about the fire it builds an input for.
@@ -32,33 +30,27 @@ type entryRow struct {
 	key                 string
 	input               []byte
 	attempts            int32
+	ckey                *string // nil: the job has no concurrency cap
 }
 
 // Entry makes a task entry that enqueues job with the input built from each
-// occurrence. The job's idempotency key, tenant, queue and retry attempts
-// apply as they do to an enqueue: a key a live run holds is not queued again,
-// so a key derived from the occurrence makes one run per occurrence, and a
-// constant key makes a fire a no-op while the previous run is still live.
+// occurrence. The row is prepared by the enqueue's own code (idempotency key,
+// tenant, concurrency key, queue, attempts), and a key a live run holds is
+// not queued again: a key derived from the occurrence makes one run per
+// occurrence, and a constant key makes a fire a no-op while the previous run
+// is still live.
 func Entry[In, Out any](job *Job[In, Out], input func(Occurrence) In) TaskEntry {
 	if job == nil || input == nil {
 		return TaskEntry{}
 	}
 	return TaskEntry{build: func(o Occurrence) (entryRow, error) {
-		in := input(o)
-		key, err := job.KeyFor(in)
+		// The enqueue's own preparation: key, JSON input, tenant and
+		// concurrency key are checked and derived exactly as Enqueue does.
+		r, err := job.prepare([]In{input(o)}, EnqueueOptions{})
 		if err != nil {
 			return entryRow{}, err
 		}
-		raw, err := json.Marshal(in)
-		if err != nil {
-			return entryRow{}, errcode.Wrap(err, errcode.JobInputInvalid, "task %s: job %s: the input does not encode as JSON", o.Task, job.Name()).
-				WithFix("make the input type JSON-encodable")
-		}
-		id, err := uuid.NewV7()
-		if err != nil {
-			return entryRow{}, err
-		}
-		return entryRow{id: id, name: job.Name(), queue: job.Queue(), tenant: job.TenantFor(in),
-			key: key, input: raw, attempts: int32(job.Retry().Attempts)}, nil
+		return entryRow{id: r.ids[0], name: job.spec.name, queue: job.spec.queue, tenant: r.tenants[0],
+			key: r.keys[0], input: r.inputs[0], attempts: int32(job.spec.maxAttempts()), ckey: r.ckeys[0]}, nil
 	}}
 }

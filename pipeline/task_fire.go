@@ -29,7 +29,7 @@ func fireOccurrence(ctx context.Context, db DB, holder string, t *Task, f fire) 
 	res := fireResult{entries: len(cols.ids)}
 	var woken int
 	err = db.QueryRow(ctx, sqlTaskFire, t.name, holder, f.prev, f.through, f.at,
-		cols.ids, cols.names, cols.queues, cols.tenants, cols.keys, cols.inputs, cols.attempts).
+		cols.ids, cols.names, cols.queues, cols.tenants, cols.keys, cols.inputs, cols.attempts, cols.ckeys).
 		Scan(&res.hit, &res.inserted, &woken)
 	if err != nil {
 		return fireResult{}, taskStoreErr(t.name, "fire", err)
@@ -43,6 +43,7 @@ type entryColumns struct {
 	names, queues, tenants, keys []string
 	inputs                       [][]byte
 	attempts                     []int32
+	ckeys                        []*string
 }
 
 func (t *Task) entryColumns(o Occurrence) (*entryColumns, error) {
@@ -54,7 +55,7 @@ func (t *Task) entryColumns(o Occurrence) (*entryColumns, error) {
 		}
 		c.ids, c.names, c.queues = append(c.ids, r.id), append(c.names, r.name), append(c.queues, r.queue)
 		c.tenants, c.keys, c.inputs = append(c.tenants, r.tenant), append(c.keys, r.key), append(c.inputs, r.input)
-		c.attempts = append(c.attempts, r.attempts)
+		c.attempts, c.ckeys = append(c.attempts, r.attempts), append(c.ckeys, r.ckey)
 	}
 	return c, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
@@ -133,5 +134,52 @@ func TestFireDedupesOntoALiveRun(t *testing.T) {
 	// per-occurrence entry.
 	if hit, n, err := pipeline.FireTask(ctx, pool, "leader", task, m1, m2); err != nil || !hit || n != 1 {
 		t.Fatalf("second: %v %d %v", hit, n, err)
+	}
+}
+
+type account struct {
+	Org string    `json:"org"`
+	At  time.Time `json:"at"`
+}
+
+// The fire writes the row an Enqueue of the same input writes, column for
+// column, so a scheduled run is capped, tenanted and retried like any other.
+func TestFireWritesTheRowEnqueueWrites(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	job, err := pipeline.NewJob("sync-account", func(in account) string { return in.Org + "@" + in.At.Format(time.RFC3339) },
+		func(context.Context, *pipeline.Run[account]) (struct{}, error) { return struct{}{}, nil },
+		pipeline.JobOptions[account]{
+			Queue:       "accounts",
+			Tenant:      func(in account) string { return in.Org },
+			Retry:       &pipeline.Retry{Attempts: 7},
+			Concurrency: &pipeline.Concurrency[account]{Limit: 1, Key: func(in account) string { return "org:" + in.Org }},
+			Compensates: true,
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := pipeline.NewTask("accounts", "*/5 * * * *", "UTC", []pipeline.TaskEntry{
+		pipeline.Entry(job, func(o pipeline.Occurrence) account { return account{Org: "acme", At: o.At} }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark, at := utc(t, "2026-01-01T00:00:00Z"), utc(t, "2026-01-01T00:05:00Z")
+	fireSetup(t, pool, "accounts", mark, at, "leader")
+	if hit, n, err := pipeline.FireTask(ctx, pool, "leader", task, mark, at); err != nil || !hit || n != 1 {
+		t.Fatalf("fire: %v %d %v", hit, n, err)
+	}
+	if _, err := job.Enqueue(ctx, pool, account{Org: "acme", At: at.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `select row(queue, tenant, state, max_attempts, concurrency_key, run_id = id)::text
+		from pipe.jobs where name = 'sync-account'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(got) != 2 || got[0] != got[1] {
+		t.Fatalf("fired and enqueued rows differ: %v %v", got, err)
 	}
 }
