@@ -164,14 +164,14 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 	if !o.RunAt.IsZero() {
 		runAt = &o.RunAt
 	}
-	rows, err := db.Query(ctx, sqlEnqueue, r.ids[lo:hi], r.runIDs[lo:hi], r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
+	rows, err := db.Query(ctx, sqlEnqueue, binaryIDs(r.ids[lo:hi]), binaryIDs(r.runIDs[lo:hi]), r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
 		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi])
 	if err != nil {
 		return enqueueErr(j.spec.name, err)
 	}
 	inserted := map[uuid.UUID]bool{}
 	for rows.Next() {
-		var id uuid.UUID
+		var id [16]byte
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
 			return enqueueErr(j.spec.name, err)

@@ -69,7 +69,7 @@ func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buried
 	for rows.Next() {
 		var isClaim bool
 		c := &claimed{}
-		if err := rows.Scan(&isClaim, &c.id, &c.runID, &c.name, &c.queue, &c.tenant, &c.input,
+		if err := rows.Scan(&isClaim, (*[16]byte)(&c.id), (*[16]byte)(&c.runID), &c.name, &c.queue, &c.tenant, &c.input,
 			&c.attempt, &c.maxAttempt, &c.claims, &c.hasSteps, &c.now, &c.concurrencyKey); err != nil {
 			return nil, nil, err
 		}
@@ -95,7 +95,7 @@ func (s *store) flushCompletions(ctx context.Context, items []completion) ([]boo
 	for i, c := range items {
 		ids[i], claims[i], results[i] = c.id, c.claims, c.result
 	}
-	landed, err := s.landed(ctx, sqlComplete, ids, claims, results)
+	landed, err := s.landed(ctx, sqlComplete, binaryIDs(ids), claims, results)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (s *store) flushSteps(ctx context.Context, items []stepWrite) ([]bool, erro
 	for i, w := range items {
 		ids[i], claims[i], kinds[i], steps[i], data[i] = w.id, w.claims, w.kind, w.step, w.data
 	}
-	landed, err := s.landed(ctx, sqlAppendSteps, ids, claims, kinds, steps, data)
+	landed, err := s.landed(ctx, sqlAppendSteps, binaryIDs(ids), claims, kinds, steps, data)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.U
 	}
 	got := map[uuid.UUID]bool{}
 	for rows.Next() {
-		var id uuid.UUID
+		var id [16]byte
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
 			return nil, err
@@ -216,7 +216,7 @@ func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration)
 	for i, r := range rows {
 		ids[i], claims[i] = r.id, r.claims
 	}
-	return s.landed(ctx, sqlRenew, ids, claims, lease)
+	return s.landed(ctx, sqlRenew, binaryIDs(ids), claims, lease)
 }
 
 // acquireSlot takes a concurrency slot for row, or keeps its own.
@@ -224,4 +224,14 @@ func (s *store) acquireSlot(ctx context.Context, row *claimed, key string, limit
 	var ok bool
 	err := s.pool.QueryRow(ctx, `select pipe.acquire_slot($1, $2, $3, $4, $5)`, key, limit, row.id, row.claims, ttl).Scan(&ok)
 	return ok, err
+}
+
+// binaryIDs hands pgx the ids as [16]byte, which it encodes as binary uuids
+// (a uuid.UUID goes through its text form).
+func binaryIDs(ids []uuid.UUID) [][16]byte {
+	out := make([][16]byte, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
 }

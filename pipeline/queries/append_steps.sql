@@ -1,6 +1,8 @@
 -- Append a batch of step events, each fenced on its run's claim. The update
 -- takes the row lock, so a lapsed lease cannot be re-claimed mid-write.
-with u as (
+with clock as materialized (
+    select pipe.now() as now
+), u as (
     select *
     from unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::jsonb[])
         as u(id, claims, kind, step, data)
@@ -10,8 +12,8 @@ with u as (
     where j.id = u.id and j.claims = u.claims and j.state = 'running'
     returning j.id, j.attempt
 ), journal as (
-    insert into pipe.events (job_id, kind, attempt, step, data)
-    select u.id, u.kind, f.attempt, u.step, u.data
+    insert into pipe.events (job_id, kind, attempt, step, data, at)
+    select u.id, u.kind, f.attempt, u.step, u.data, (select now from clock)
     from u join fenced f on f.id = u.id
 )
 select id from fenced

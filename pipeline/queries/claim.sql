@@ -5,12 +5,12 @@
 -- First it settles lapsed leases it finds (back to ready, or dead/failed when
 -- the lapsed attempt was the last); then it claims ready rows, oldest run_at
 -- first, skipping rows other workers hold.
-with clock as (
+with clock as materialized (
     select pipe.now() as now
 ), lapsed as (
     select j.id
-    from pipe.jobs j, clock c
-    where j.state = 'running' and j.lease_until < c.now
+    from pipe.jobs j
+    where j.state = 'running' and j.lease_until < (select now from clock)
     order by j.lease_until
     limit 100
     for update of j skip locked
@@ -30,8 +30,8 @@ with clock as (
     where j.id = l.id
     returning j.id, j.name, j.state, j.attempt
 ), buried_journal as (
-    insert into pipe.events (job_id, kind, attempt, data)
-    select id, 'lease.lapsed', attempt, jsonb_build_object('state', state) from buried
+    insert into pipe.events (job_id, kind, attempt, data, at)
+    select id, 'lease.lapsed', attempt, jsonb_build_object('state', state), (select now from clock) from buried
 ), picked as (
     select p.id
     from unnest($1::text[], $2::int[]) as q(queue, room)
@@ -60,8 +60,8 @@ with clock as (
     where j.id = p.id
     returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key
 ), claimed_journal as (
-    insert into pipe.events (job_id, kind, attempt)
-    select id, 'claimed', attempt from claimed
+    insert into pipe.events (job_id, kind, attempt, at)
+    select id, 'claimed', attempt, (select now from clock) from claimed
 )
 select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now, concurrency_key
 from claimed

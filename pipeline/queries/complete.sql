@@ -1,9 +1,11 @@
 -- Settle a batch of runs done, each fenced on its claim. Answers the ids that
 -- landed; a run whose claim moved on is not touched.
-with done as (
+with clock as materialized (
+    select pipe.now() as now
+), done as (
     update pipe.jobs j set
         state       = 'done',
-        finished_at = pipe.now(),
+        finished_at = (select now from clock),
         result      = u.result,
         lease_until = null,
         worker_id   = null
@@ -11,8 +13,8 @@ with done as (
     where j.id = u.id and j.claims = u.claims and j.state = 'running'
     returning j.id, j.attempt, j.name, j.started_at, j.finished_at
 ), journal as (
-    insert into pipe.events (job_id, kind, attempt)
-    select id, 'completed', attempt from done
+    insert into pipe.events (job_id, kind, attempt, at)
+    select id, 'completed', attempt, (select now from clock) from done
 ), counted as (
     insert into pipe.job_counters as c (job, bucket, done, duration_ms)
     select name, date_trunc('minute', max(finished_at)), count(*),

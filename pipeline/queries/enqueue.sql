@@ -1,6 +1,6 @@
 -- Enqueue a batch of one job's inputs. $1..$5 are column arrays, one element
 -- per input; a key a live row holds is skipped (the caller resolves it).
-with clock as (
+with clock as materialized (
     select pipe.now() as now
 ), input as (
     select *
@@ -15,7 +15,7 @@ with clock as (
     on conflict (name, tenant, idem_key) where state in ('ready', 'delayed', 'running', 'suspended') do nothing
     returning id
 ), journal as (
-    insert into pipe.events (job_id, kind)
-    select id, 'enqueued' from ins
+    insert into pipe.events (job_id, kind, at)
+    select id, 'enqueued', (select now from clock) from ins
 )
 select id from ins

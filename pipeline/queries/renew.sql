@@ -1,12 +1,12 @@
 -- Renew the leases of the runs a worker holds, each fenced on its claim, and
 -- the concurrency slots they hold with them.
 with renewed as (
-    update pipe.jobs j set lease_until = pipe.now() + $3::interval
+    update pipe.jobs j set lease_until = (select pipe.now()) + $3::interval
     from unnest($1::uuid[], $2::int[]) as u(id, claims)
     where j.id = u.id and j.claims = u.claims and j.state = 'running'
     returning j.id, j.claims
 ), slots as (
-    update pipe.job_leases l set expires_at = pipe.now() + $3::interval
+    update pipe.job_leases l set expires_at = (select pipe.now()) + $3::interval
     from renewed r
     where l.job_id = r.id and l.claims = r.claims
 )
