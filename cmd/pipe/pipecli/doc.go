@@ -4,13 +4,15 @@
 //
 //	func main() {
 //		jobs := []pipeline.Registrable{importOrders, exportInvoices}
-//		os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{Jobs: jobs}))
+//		tasks := []*pipeline.Task{nightlyExport}
+//		os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{Jobs: jobs, Tasks: tasks}))
 //	}
 //
 // # Commands
 //
 //	pipe migrate                      apply pipe's schema migrations
-//	pipe worker                       run the registered jobs until SIGINT/SIGTERM
+//	pipe worker                       run the registered jobs (and tasks) until SIGINT/SIGTERM
+//	pipe dev                          migrate, then run a worker, the scheduler and a live status line
 //	pipe jobs list                    list jobs, newest first, a page at a time
 //	pipe jobs show ID                 one run: its row, steps, last error and journal
 //	pipe jobs retry ID                requeue a finished run (--from-step to rewind)
@@ -18,6 +20,15 @@
 //	pipe jobs promote ID              run a delayed or backing-off run now
 //	pipe jobs remove ID               delete a run and its journal
 //	pipe jobs resolve-step ID STEP    settle a once-step whose outcome is unknown
+//	pipe queues list                  queues with their depth per state and pause
+//	pipe queues pause|resume QUEUE    stop or restart claiming from a queue, fleet-wide
+//	pipe queues remove|requeue|promote --state S
+//	                                  move up to 1,000 matching runs a call
+//	pipe tasks list                   tasks: last fire, pause, next run
+//	pipe tasks pause|resume TASK      stop or restart a task's fires, fleet-wide
+//	pipe workers                      the running workers
+//	pipe stats                        runs done, retried, failed and dead per job (--since 24h)
+//	pipe maintain                     purge past retention and roll up counters, once
 //	pipe demo                         a three-step job that fails once and recovers
 //	pipe bench jobs                   measure enqueue, work, steps and pickup latency
 //
@@ -34,7 +45,8 @@
 // # Output and failures
 //
 // Every command that prints takes --json and then prints one JSON document on
-// stdout. A failure prints
+// stdout (pipe dev, which runs until stopped, prints one object a status
+// line). A failure prints
 //
 //	error X_CODE: message
 //	fix: what to do about it

@@ -66,3 +66,20 @@ func truncate(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
+
+// nameAction is what pausing or resuming a queue or a task prints with
+// --json.
+type nameAction struct {
+	Queue  string `json:"queue,omitempty"`
+	Task   string `json:"task,omitempty"`
+	Action string `json:"action"`
+}
+
+// emit prints res with --json, else line.
+func (a *app) emit(res any, line string) error {
+	if a.json {
+		return printJSON(a.stdout, res)
+	}
+	_, err := fmt.Fprintln(a.stdout, line)
+	return err
+}

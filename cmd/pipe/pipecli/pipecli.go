@@ -16,6 +16,11 @@ type Options struct {
 	// Jobs are the jobs `pipe worker` runs. Default none: the worker command
 	// then refuses to start.
 	Jobs []pipeline.Registrable
+	// Tasks are the scheduled tasks this pipe declares. Default none. When
+	// there are any, `pipe worker` and `pipe dev` run a scheduler beside the
+	// worker, and `pipe tasks list` shows their cron, zone and next run. The
+	// jobs the tasks enqueue belong in Jobs.
+	Tasks []*pipeline.Task
 	// Stdout receives command output. Default os.Stdout.
 	Stdout io.Writer
 	// Stderr receives errors, notices and worker logs. Default os.Stderr.
@@ -105,6 +110,12 @@ func (a *app) rootCommand() *cobra.Command {
 		a.migrateCommand(),
 		a.workerCommand(),
 		a.jobsCommand(),
+		a.queuesCommand(),
+		a.tasksCommand(),
+		a.workersCommand(),
+		a.statsCommand(),
+		a.maintainCommand(),
+		a.devCommand(),
 		a.demoCommand(),
 		a.benchCommand(),
 	)

@@ -1,16 +1,11 @@
 package pipecli
 
 import (
-	"context"
 	"log/slog"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/errcode"
@@ -22,6 +17,7 @@ type workerFlags struct {
 	queues       []string
 	maxInFlight  int
 	drainTimeout time.Duration
+	metricsAddr  string
 }
 
 func (a *app) workerCommand() *cobra.Command {
@@ -33,7 +29,9 @@ func (a *app) workerCommand() *cobra.Command {
 			"it stops claiming and cancels each running body with X_DRAINING; a body that unwinds\n" +
 			"within --drain-timeout goes straight back to the queue with its attempt uncounted, and\n" +
 			"one that does not is abandoned to its lease. A second signal ends the process at once.\n" +
-			"Logs go to stderr: text, or JSON with --json.",
+			"When this pipe declares tasks (pipecli.Options.Tasks), a scheduler runs beside the worker;\n" +
+			"one scheduler across the fleet leads and fires them. --metrics-addr serves Prometheus\n" +
+			"metrics on /metrics. Logs go to stderr: text, or JSON with --json.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			cfg, err := f.config(c)
@@ -49,13 +47,14 @@ func (a *app) workerCommand() *cobra.Command {
 			}
 			defer pool.Close()
 			cfg.Logger = a.logger()
-			return runWorker(c.Context(), pool, cfg, f.drainTimeout)
+			return a.serve(c.Context(), pool, cfg, f.metricsAddr, f.drainTimeout, nil)
 		},
 	}
 	fl := c.Flags()
 	fl.StringSliceVar(&f.queues, "queue", nil, "serve queue q with N slots, as q=N (repeat or comma-separate); default every registered job's queue, 100 slots each")
 	fl.IntVar(&f.maxInFlight, "max-in-flight", 0, "cap on simultaneous runs across all queues; 0 means no cap")
 	fl.DurationVar(&f.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
+	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics, such as :9090; default none")
 	return c
 }
 
@@ -97,28 +96,4 @@ func (a *app) logger() *slog.Logger {
 		return slog.New(slog.NewJSONHandler(a.stderr, nil))
 	}
 	return slog.New(slog.NewTextHandler(a.stderr, nil))
-}
-
-// runWorker runs a worker until ctx ends or a SIGINT/SIGTERM arrives, then
-// drains it within drain.
-func runWorker(ctx context.Context, pool *pgxpool.Pool, cfg pipeline.WorkerConfig, drain time.Duration) error {
-	w, err := pipeline.NewWorker(pool, cfg)
-	if err != nil {
-		return err
-	}
-	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := w.Start(sigCtx); err != nil {
-		return err
-	}
-	<-sigCtx.Done()
-	stop() // from here a second signal ends the process
-	cfg.Logger.Info("pipe.worker.draining", "worker", w.ID(), "timeout", drain.String())
-	drainCtx, cancel := context.WithTimeout(context.Background(), drain)
-	defer cancel()
-	if err := w.Shutdown(drainCtx); err != nil {
-		return errcode.Wrap(err, errcode.Draining, "the drain timeout (%s) passed with bodies still running; their leases lapse and another worker takes them", drain).
-			WithFix("raise --drain-timeout, or make job bodies return sooner once their context is cancelled")
-	}
-	return nil
 }

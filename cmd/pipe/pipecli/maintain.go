@@ -1,0 +1,61 @@
+package pipecli
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+func (a *app) maintainCommand() *cobra.Command {
+	var done, dead string
+	c := &cobra.Command{
+		Use:   "maintain",
+		Short: "Purge finished runs past their retention and roll up counters, once",
+		Long: "maintain runs one housekeeping pass by hand: it deletes done and cancelled runs (and\n" +
+			"their journals) older than --done-retention, dead and failed runs older than\n" +
+			"--dead-retention, rolls the counters into their coarser buckets, and drops expired\n" +
+			"worker rows and old published events. It is safe to run at any time, anywhere.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			var r pipeline.Retention
+			var err error
+			if r.Done, err = retentionFlag(c, "done-retention", done); err != nil {
+				return err
+			}
+			if r.Dead, err = retentionFlag(c, "dead-retention", dead); err != nil {
+				return err
+			}
+			pool, err := a.connect(c.Context(), migrated)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			res, err := pipeline.Maintain(c.Context(), pool, r)
+			if err != nil {
+				return err
+			}
+			return a.emit(res, fmt.Sprintf("purged %d finished run(s); rolled up %d counter bucket(s); dropped %d published event(s) and %d expired worker(s)",
+				res.Purged, res.RolledUp, res.Published, res.OldWorkers))
+		},
+	}
+	fl := c.Flags()
+	// Unset, the retention is pipeline.Maintain's default.
+	fl.StringVar(&done, "done-retention", "", "how long done and cancelled runs are kept, such as 14d or 36h (default 14d)")
+	fl.StringVar(&dead, "dead-retention", "", "how long dead and failed runs are kept (default 90d)")
+	return c
+}
+
+// retentionFlag parses a retention: a duration of at least a second, or
+// zero (Maintain's default) when the flag is unset.
+func retentionFlag(c *cobra.Command, flag, v string) (d time.Duration, err error) {
+	if !c.Flags().Changed(flag) {
+		return 0, nil
+	}
+	if d, err = durationFlag(c, flag, v); err == nil && d < time.Second {
+		err = usageError(c, "--%s must be at least 1s", flag)
+	}
+	return d, err
+}

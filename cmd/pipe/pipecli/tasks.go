@@ -1,0 +1,13 @@
+package pipecli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func (a *app) tasksCommand() *cobra.Command {
+	return group("tasks", "Inspect, pause and resume scheduled tasks",
+		a.tasksListCommand(),
+		a.tasksPauseCommand(),
+		a.tasksResumeCommand(),
+	)
+}
