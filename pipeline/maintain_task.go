@@ -1,0 +1,35 @@
+package pipeline
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// MaintenanceInput is the input of the maintenance job: the hour it runs for,
+// which is also its idempotency key.
+type MaintenanceInput struct {
+	Hour time.Time `json:"hour"`
+}
+
+// MaintenanceJob answers the job that runs Maintain with r, in one step whose
+// transaction holds the whole pass.
+func MaintenanceJob(r Retention) *Job[MaintenanceInput, MaintainResult] {
+	return MustJob("pipe.maintain",
+		func(in MaintenanceInput) string { return "maintain:" + in.Hour.UTC().Format(time.RFC3339) },
+		func(ctx context.Context, run *Run[MaintenanceInput]) (MaintainResult, error) {
+			return StepTx(ctx, "maintain", func(ctx context.Context, tx pgx.Tx) (MaintainResult, error) {
+				return Maintain(ctx, tx, r)
+			})
+		})
+}
+
+// MaintenanceTask answers the hourly task that enqueues job (a
+// MaintenanceJob): register both, the job with the worker and the task with
+// the scheduler.
+func MaintenanceTask(job *Job[MaintenanceInput, MaintainResult]) *Task {
+	return MustTask("pipe.maintain", "0 * * * *", "UTC", []TaskEntry{
+		Entry(job, func(o Occurrence) MaintenanceInput { return MaintenanceInput{Hour: o.At} }),
+	})
+}
