@@ -149,23 +149,22 @@ func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOp
 	out := make([]EnqueueResult, len(ins))
 	for lo := 0; lo < len(ins); lo += enqueueChunk {
 		hi := min(lo+enqueueChunk, len(ins))
-		if err := j.writeChunk(ctx, db, rows, lo, hi, o, out); err != nil {
+		// The last chunk carries the wake, in its own statement.
+		wake := hi == len(ins) && j.wakes.allow(time.Now())
+		if err := j.writeChunk(ctx, db, rows, lo, hi, o, wake, out); err != nil {
 			return nil, err
 		}
-	}
-	if err := j.wake(ctx, db); err != nil {
-		return nil, err
 	}
 	return out, nil
 }
 
-func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo, hi int, o EnqueueOptions, out []EnqueueResult) error {
+func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo, hi int, o EnqueueOptions, wake bool, out []EnqueueResult) error {
 	var runAt *time.Time
 	if !o.RunAt.IsZero() {
 		runAt = &o.RunAt
 	}
 	rows, err := db.Query(ctx, sqlEnqueue, binaryIDs(r.ids[lo:hi]), binaryIDs(r.runIDs[lo:hi]), r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
-		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi])
+		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi], wake)
 	if err != nil {
 		return enqueueErr(j.spec.name, err)
 	}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"sync"
 	"time"
 )
@@ -39,14 +38,4 @@ func (j *Job[In, Out]) SetWakeThrottle(d time.Duration) {
 	j.wakes.mu.Lock()
 	defer j.wakes.mu.Unlock()
 	j.wakes.window = d
-}
-
-// wake notifies the job's queue through db, so a transaction delivers it on
-// commit and never on rollback.
-func (j *Job[In, Out]) wake(ctx context.Context, db DB) error {
-	if !j.wakes.allow(time.Now()) {
-		return nil
-	}
-	_, err := db.Exec(ctx, sqlNotify, j.spec.queue)
-	return enqueueErr(j.spec.name, err)
 }

@@ -18,4 +18,9 @@ with clock as materialized (
     insert into pipe.events (job_id, kind, at)
     select id, 'enqueued', (select now from clock) from ins
 )
-select id from ins
+-- $12: this statement also wakes idle workers serving the queue (the
+-- caller's throttle decides); in a transaction the notification is delivered
+-- on commit, never on rollback.
+select ins.id
+from ins
+left join (select pg_notify('pipe_jobs', $7) as sent where $12::boolean) wake on true
