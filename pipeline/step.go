@@ -61,6 +61,9 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 	}
 	rs.markCompleted(name, raw)
 	rs.register(name, cfg, raw)
+	if err := rs.boundary(name); err != nil {
+		return zero, err
+	}
 	return decodeStep[T](name, raw)
 }
 

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"time"
+
+	"github.com/pipekit/pipe/internal/simhook"
 )
 
 // fetchLoop runs claim passes: at once while passes fill their room (when a
@@ -71,6 +73,9 @@ func (w *Worker) hasRoom() bool {
 
 // pass claims one batch over every queue with room and starts each run.
 func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
+	if h := simhook.Of(w.cfg.ID); h != nil && h.BeforePass != nil {
+		h.BeforePass()
+	}
 	queues, rooms, want := w.rooms()
 	if want == 0 {
 		return 0, true, nil

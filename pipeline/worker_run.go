@@ -130,6 +130,8 @@ func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outc
 	}
 	var sp *suspension
 	switch {
+	case errors.Is(o.err, errCrash):
+		w.abandonKilled(row)
 	case o.err == nil:
 		w.completeRun(row, o.result)
 	case errors.As(o.err, &sp) && cause == nil:
