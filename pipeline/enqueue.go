@@ -164,7 +164,7 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		runAt = &o.RunAt
 	}
 	rows, err := db.Query(ctx, sqlEnqueue, binaryIDs(r.ids[lo:hi]), binaryIDs(r.runIDs[lo:hi]), r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
-		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi], wake)
+		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi], wake, traceParent(ctx))
 	if err != nil {
 		return enqueueErr(j.spec.name, err)
 	}

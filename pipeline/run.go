@@ -39,6 +39,7 @@ type claimed struct {
 	hasSteps            bool
 	now                 *time.Time // the database clock at the claim
 	concurrencyKey      *string
+	traceParent         *string
 }
 
 type runKey struct{}

@@ -46,7 +46,9 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 		return zero, err
 	}
 	stepCtx, cancel := rs.stepContext(ctx)
+	stepCtx, span := rs.startStepSpan(stepCtx, name)
 	v, err := fn(stepCtx)
+	endSpan(span, err)
 	stepErr := context.Cause(stepCtx)
 	cancel()
 	if err != nil {
@@ -84,6 +86,8 @@ func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context
 	}
 	stepCtx, cancel := rs.stepContext(ctx)
 	defer cancel()
+	stepCtx, span := rs.startStepSpan(stepCtx, name)
+	defer span.End()
 	raw, err := rs.w.store.stepTx(stepCtx, rs.row, name, func(tx pgx.Tx) (json.RawMessage, error) {
 		v, err := fn(stepCtx, tx)
 		if err != nil {

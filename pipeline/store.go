@@ -70,7 +70,7 @@ func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buried
 		var isClaim bool
 		c := &claimed{}
 		if err := rows.Scan(&isClaim, (*[16]byte)(&c.id), (*[16]byte)(&c.runID), &c.name, &c.queue, &c.tenant, &c.input,
-			&c.attempt, &c.maxAttempt, &c.claims, &c.hasSteps, &c.now, &c.concurrencyKey); err != nil {
+			&c.attempt, &c.maxAttempt, &c.claims, &c.hasSteps, &c.now, &c.concurrencyKey, &c.traceParent); err != nil {
 			return nil, nil, err
 		}
 		if isClaim {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/errcode"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Worker claims runs of its registry's jobs and executes them.
@@ -41,6 +42,7 @@ type Worker struct {
 	idleMax atomic.Int64
 	stats   WorkerStats
 	rates   *tenantRates
+	tracer  trace.Tracer
 }
 
 // heldRun is one run this worker executes.
@@ -66,6 +68,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 		cfg: cfg, pool: pool, store: newStore(pool), log: &workerLog{l: cfg.Logger, id: cfg.ID},
 		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}),
 		held: map[uuid.UUID]*heldRun{}, inFlight: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
+		tracer: cfg.TracerProvider.Tracer(tracerName),
 	}
 	for q := range cfg.Queues {
 		w.queues = append(w.queues, q)

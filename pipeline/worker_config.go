@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/pipekit/pipe/errcode"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // WorkerConfig configures a [Worker]. Each field's comment gives its default.
@@ -36,6 +38,10 @@ type WorkerConfig struct {
 	// unwind before its attempt is failed anyway and it is abandoned.
 	// Default 1s.
 	TimeoutGrace time.Duration
+	// TracerProvider makes the spans of runs and steps. Default the global
+	// OpenTelemetry provider (otel.GetTracerProvider()), a no-op until the
+	// app installs one.
+	TracerProvider trace.TracerProvider
 	// Clock times job timeouts. Default the wall clock; the test kit's
 	// fixtures.FrozenClock drives it (with the database clock) in tests.
 	Clock Clock
@@ -102,6 +108,9 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.TracerProvider == nil {
+		c.TracerProvider = otel.GetTracerProvider()
 	}
 	if c.Clock == nil {
 		c.Clock = systemClock{}

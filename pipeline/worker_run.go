@@ -30,6 +30,8 @@ func (w *Worker) run(row *claimed) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	ctx, span := w.startJobSpan(ctx, row)
+	defer span.End()
 	h := &heldRun{row: row, cancel: cancel, lastRenewed: time.Now()}
 	w.hold(h)
 	done := make(chan outcome, 1)

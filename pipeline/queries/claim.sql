@@ -58,14 +58,14 @@ with clock as materialized (
         started_at  = coalesce(j.started_at, c.now)
     from picked p, clock c
     where j.id = p.id
-    returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key
+    returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key, j.trace_parent
 ), claimed_journal as (
     insert into pipe.events (job_id, kind, attempt, at)
     select id, 'claimed', attempt, (select now from clock) from claimed
 )
-select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now, concurrency_key
+select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now, concurrency_key, trace_parent
 from claimed
 union all
-select false, id, id, name, '', '', null, attempt, 0, 0, false, null, null
+select false, id, id, name, '', '', null, attempt, 0, 0, false, null, null, null
 from buried
 where state in ('dead', 'failed')

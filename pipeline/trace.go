@@ -1,0 +1,57 @@
+package pipeline
+
+import (
+	"context"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// tracerName names pipe's tracer.
+const tracerName = "github.com/pipekit/pipe/pipeline"
+
+// traceParent answers the W3C traceparent of ctx's span, or nil.
+func traceParent(ctx context.Context) *string {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return nil
+	}
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	tp := carrier.Get("traceparent")
+	if tp == "" {
+		return nil
+	}
+	return &tp
+}
+
+// startJobSpan starts a run's span as a child of the span that enqueued it
+// (when the enqueue carried one) and puts it in ctx.
+func (w *Worker) startJobSpan(ctx context.Context, row *claimed) (context.Context, trace.Span) {
+	if row.traceParent != nil {
+		carrier := propagation.MapCarrier{"traceparent": *row.traceParent}
+		ctx = propagation.TraceContext{}.Extract(ctx, carrier)
+	}
+	return w.tracer.Start(ctx, "pipe.job "+row.name, trace.WithSpanKind(trace.SpanKindConsumer),
+		trace.WithAttributes(
+			attribute.String("pipe.job.name", row.name),
+			attribute.String("pipe.job.id", row.id.String()),
+			attribute.String("pipe.job.queue", row.queue),
+			attribute.Int("pipe.job.attempt", row.attempt),
+		))
+}
+
+// startStepSpan starts a step's span under its run's span.
+func (rs *runState) startStepSpan(ctx context.Context, name string) (context.Context, trace.Span) {
+	return rs.w.tracer.Start(ctx, "pipe.step "+name, trace.WithAttributes(attribute.String("pipe.step.name", name)))
+}
+
+// endSpan records err (if any) and ends span.
+func endSpan(span trace.Span, err error) {
+	if err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, "")
+	}
+	span.End()
+}
