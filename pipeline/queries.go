@@ -19,9 +19,6 @@ func mustQuery(name string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// liveStates are the states that hold an idempotency key.
-var liveStates = []string{"ready", "delayed", "running", "suspended"}
-
 var (
 	sqlEnqueue    = mustQuery("enqueue")
 	sqlLiveByKeys = mustQuery("live_by_keys")
