@@ -28,7 +28,12 @@ func (w *Worker) heartbeatLoop(ctx context.Context) {
 }
 
 func (w *Worker) renewHeld(ctx context.Context) {
-	held := w.heldRuns()
+	var held []*heldRun
+	for _, h := range w.heldRuns() {
+		if !h.settling.Load() { // a settling run's row is the settle's to write
+			held = append(held, h)
+		}
+	}
 	if len(held) == 0 {
 		return
 	}
@@ -48,7 +53,7 @@ func (w *Worker) renewHeld(ctx context.Context) {
 		case err == nil && landed[h.row.id]:
 			w.renewed(h, now)
 		case h.settling.Load():
-			// the settle landed (or is landing): the run is no longer ours to renew
+			// the body ended meanwhile: the settle owns the row now
 		case err == nil:
 			w.lost(h, "the run's claim moved on")
 		case now.Sub(w.lastRenewed(h)) >= w.cfg.Lease:

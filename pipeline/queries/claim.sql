@@ -26,8 +26,8 @@ with clock as materialized (
             'code', 'X_JOB_LEASE_LOST',
             'message', 'the lease lapsed: the worker holding the run stopped renewing it',
             'attempt', j.attempt)
-    from lapsed l, clock c
-    where j.id = l.id
+    from clock c
+    where j.id = any(array(select id from lapsed))
     returning j.id, j.name, j.state, j.attempt
 ), buried_journal as (
     insert into pipe.events (job_id, kind, attempt, data, at)
@@ -56,8 +56,8 @@ with clock as materialized (
         worker_id   = $4,
         lease_until = c.now + $6::interval,
         started_at  = coalesce(j.started_at, c.now)
-    from picked p, clock c
-    where j.id = p.id
+    from clock c
+    where j.id = any(array(select id from picked))
     returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key, j.trace_parent
 ), claimed_journal as (
     insert into pipe.events (job_id, kind, attempt, at)
