@@ -99,6 +99,9 @@ func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context
 		return zero, rs.stepFailed(ctx, name, err, context.Cause(stepCtx))
 	}
 	rs.markCompleted(name, raw)
+	if err := rs.boundary(name); err != nil {
+		return zero, err
+	}
 	return decodeStep[T](name, raw)
 }
 

@@ -210,13 +210,29 @@ func (s *store) deferRun(ctx context.Context, row *claimed, delay time.Duration,
 	return err == nil, err
 }
 
-// renew extends the leases of held runs; it answers the ids still held.
+// renew extends the leases of held runs. It answers, per id still held,
+// whether the renewal landed (true) or the row was busy under another
+// statement's lock and is still this worker's (false).
 func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration) (map[uuid.UUID]bool, error) {
 	ids, claims := make([]uuid.UUID, len(rows)), make([]int32, len(rows))
 	for i, r := range rows {
 		ids[i], claims[i] = r.id, r.claims
 	}
-	return s.landed(ctx, sqlRenew, binaryIDs(ids), claims, lease)
+	res, err := s.pool.Query(ctx, sqlRenew, binaryIDs(ids), claims, lease)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	held := map[uuid.UUID]bool{}
+	for res.Next() {
+		var id [16]byte
+		var renewed bool
+		if err := res.Scan(&id, &renewed); err != nil {
+			return nil, err
+		}
+		held[id] = renewed
+	}
+	return held, res.Err()
 }
 
 // acquireSlot takes a concurrency slot for row, or keeps its own.

@@ -76,6 +76,7 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 	if h := simhook.Of(w.cfg.ID); h != nil && h.BeforePass != nil {
 		h.BeforePass()
 	}
+	defer func() { simhook.Passed(w.cfg.ID, found) }()
 	queues, rooms, want := w.rooms()
 	if want == 0 {
 		return 0, true, nil

@@ -49,13 +49,18 @@ func (w *Worker) renewHeld(ctx context.Context) {
 		w.log.warn("jobs.heartbeat.failed", "runs", len(rows), "error", pgErrorCode(err))
 	}
 	for _, h := range held {
+		renewed, ours := landed[h.row.id]
 		switch {
-		case err == nil && landed[h.row.id]:
+		case err == nil && renewed:
 			w.renewed(h, now)
+		case err == nil && ours && now.Sub(w.lastRenewed(h)) < w.cfg.Lease:
+			// busy under another statement's lock: still ours, renewed next beat
 		case h.settling.Load():
 			// the body ended meanwhile: the settle owns the row now
-		case err == nil:
+		case err == nil && !ours:
 			w.lost(h, "the run's claim moved on")
+		case err == nil:
+			w.lost(h, "no renewal landed for a whole lease window")
 		case now.Sub(w.lastRenewed(h)) >= w.cfg.Lease:
 			w.lost(h, "no renewal landed for a whole lease window")
 		}

@@ -6,12 +6,10 @@ with clock as materialized (
     select *
     from unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::jsonb[])
         as u(id, claims, kind, step, data)
-), locked as materialized (
-    select id from pipe.jobs where id = any($1::uuid[]) order by id for update
 ), fenced as (
     update pipe.jobs j set has_steps = true
     from u
-    where j.id = any(array(select id from locked)) and j.id = u.id and j.claims = u.claims and j.state = 'running'
+    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state = 'running'
     returning j.id, j.attempt
 ), journal as (
     insert into pipe.events (job_id, kind, attempt, step, data, at)

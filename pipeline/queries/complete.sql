@@ -1,11 +1,9 @@
 -- Settle a batch of runs done, each fenced on its claim. Answers the ids that
--- landed; a run whose claim moved on is not touched. Rows are locked in id
--- order (as renew locks them), so the two never deadlock, and found by the
--- primary key whatever the statistics say.
+-- landed; a run whose claim moved on is not touched. Rows are found by the
+-- primary key (id = any) whatever the statistics say. Renew skips locked
+-- rows, so the two never deadlock.
 with clock as materialized (
     select pipe.now() as now
-), locked as materialized (
-    select id from pipe.jobs where id = any($1::uuid[]) order by id for update
 ), done as (
     update pipe.jobs j set
         state       = 'done',
@@ -14,7 +12,7 @@ with clock as materialized (
         lease_until = null,
         worker_id   = null
     from unnest($1::uuid[], $2::int[], $3::jsonb[]) as u(id, claims, result)
-    where j.id = any(array(select id from locked)) and j.id = u.id and j.claims = u.claims and j.state = 'running'
+    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state = 'running'
     returning j.id, j.attempt, j.name, j.started_at, j.finished_at
 ), journal as (
     insert into pipe.events (job_id, kind, attempt, at)

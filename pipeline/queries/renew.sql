@@ -1,8 +1,10 @@
 -- Renew the leases of the runs a worker holds, each fenced on its claim, and
--- the concurrency slots they hold with them. Rows are locked in id order, as
--- complete locks them, so the two never deadlock.
+-- the concurrency slots they hold with them. A row another statement holds
+-- locked (a step write, an operator) is skipped, never waited on, so renew
+-- cannot deadlock with a settle; it answers such rows as busy (false), still
+-- this worker's, to be renewed next time.
 with locked as materialized (
-    select id from pipe.jobs where id = any($1::uuid[]) order by id for update
+    select id from pipe.jobs where id = any($1::uuid[]) order by id for update skip locked
 ), renewed as (
     update pipe.jobs j set lease_until = (select pipe.now()) + $3::interval
     from unnest($1::uuid[], $2::int[]) as u(id, claims)
@@ -13,4 +15,8 @@ with locked as materialized (
     from renewed r
     where l.job_id = any(array(select id from renewed)) and l.job_id = r.id and l.claims = r.claims
 )
-select id from renewed
+select id, true from renewed
+union all
+select j.id, false
+from pipe.jobs j join unnest($1::uuid[], $2::int[]) as u(id, claims) on j.id = u.id and j.claims = u.claims
+where j.id = any($1::uuid[]) and j.state = 'running' and j.id <> all(array(select id from locked))
