@@ -118,21 +118,55 @@ func (s *store) flushSteps(ctx context.Context, items []stepWrite) ([]bool, erro
 	return markLanded(ids, landed), nil
 }
 
+// landed runs one batched statement and answers the ids it returned.
 func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.UUID]bool, error) {
-	rows, err := s.pool.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, err
-	}
 	got := map[uuid.UUID]bool{}
-	for rows.Next() {
+	err := s.noNestedLoops(ctx, sql, args, func(rows pgx.Rows) error {
 		var id [16]byte
 		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		got[id] = true
+		return nil
+	})
+	return got, err
+}
+
+// noNestedLoops runs a batched statement that joins its input arrays to
+// pipe.jobs. With the planner free to pick a nested loop over unnest (it
+// does when queue statistics are stale, as they are on a busy queue) a batch
+// of n rows costs n² comparisons; so the statement runs in its own
+// transaction with nested loops off, sent as one pipelined batch: still one
+// round trip.
+func (s *store) noNestedLoops(ctx context.Context, sql string, args []any, scan func(pgx.Rows) error) error {
+	b := &pgx.Batch{}
+	b.Queue("begin")
+	b.Queue("set local enable_nestloop = off")
+	b.Queue(sql, args...)
+	b.Queue("commit")
+	br := s.pool.SendBatch(ctx, b)
+	defer br.Close()
+	for range 2 {
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
 	}
-	return got, rows.Err()
+	rows, err := br.Query()
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			rows.Close()
+			return err
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	_, err = br.Exec()
+	return err
 }
 
 func markLanded(ids []uuid.UUID, landed map[uuid.UUID]bool) []bool {
@@ -218,21 +252,17 @@ func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration)
 	for i, r := range rows {
 		ids[i], claims[i] = r.id, r.claims
 	}
-	res, err := s.pool.Query(ctx, sqlRenew, binaryIDs(ids), claims, lease)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Close()
 	held := map[uuid.UUID]bool{}
-	for res.Next() {
+	err := s.noNestedLoops(ctx, sqlRenew, []any{binaryIDs(ids), claims, lease}, func(rows pgx.Rows) error {
 		var id [16]byte
 		var renewed bool
-		if err := res.Scan(&id, &renewed); err != nil {
-			return nil, err
+		if err := rows.Scan(&id, &renewed); err != nil {
+			return err
 		}
 		held[id] = renewed
-	}
-	return held, res.Err()
+		return nil
+	})
+	return held, err
 }
 
 // acquireSlot takes a concurrency slot for row, or keeps its own.

@@ -42,7 +42,9 @@ create table pipe.jobs (
 create unique index jobs_live_key on pipe.jobs (name, tenant, idem_key)
     where state in ('ready', 'delayed', 'running', 'suspended');
 
-create unique index jobs_run_id on pipe.jobs (run_id);
+-- A run id a caller named must be unique; the default (the job's own id) is,
+-- so it stays out of the index and out of every update's index work.
+create unique index jobs_run_id on pipe.jobs (run_id) where run_id <> id;
 
 -- The claim reads this index only.
 create index jobs_claimable on pipe.jobs (queue, run_at)
