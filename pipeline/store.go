@@ -76,16 +76,16 @@ func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buried
 		if isClaim {
 			out = append(out, c)
 		} else {
-			buried = append(buried, buriedRun{id: c.id, name: c.name, attempt: c.attempt})
+			buried = append(buried, buriedRun{id: c.id, name: c.name, queue: c.queue, attempt: c.attempt})
 		}
 	}
 	return out, buried, rows.Err()
 }
 
 type buriedRun struct {
-	id      uuid.UUID
-	name    string
-	attempt int
+	id          uuid.UUID
+	name, queue string
+	attempt     int
 }
 
 func (s *store) flushCompletions(ctx context.Context, items []completion) ([]bool, error) {

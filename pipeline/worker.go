@@ -33,16 +33,17 @@ type Worker struct {
 	total    int
 	next     int // queue rotation: the pass starts after the last queue served
 
-	bodies  sync.WaitGroup
-	loops   sync.WaitGroup
-	stopFn  context.CancelFunc
-	hbStop  context.CancelFunc
-	started atomic.Bool
-	stopped atomic.Bool
-	idleMax atomic.Int64
-	stats   WorkerStats
-	rates   *tenantRates
-	tracer  trace.Tracer
+	bodies   sync.WaitGroup
+	loops    sync.WaitGroup
+	stopFn   context.CancelFunc
+	hbStop   context.CancelFunc
+	started  atomic.Bool
+	stopped  atomic.Bool
+	idleMax  atomic.Int64
+	stats    WorkerStats
+	outcomes outcomeCounts
+	rates    *tenantRates
+	tracer   trace.Tracer
 }
 
 // heldRun is one run this worker executes.

@@ -20,6 +20,7 @@ func (w *Worker) admit(row *claimed, spec *jobSpec) bool {
 		data, _ := json.Marshal(map[string]any{"code": errcode.RateLimited, "retryAfterMs": wait.Milliseconds()})
 		if w.deferRun(row, wait, evDeferredRate, data) {
 			w.stats.Deferred.Add(1)
+			w.outcome(row.queue, "deferred")
 		}
 		return false
 	}
@@ -42,6 +43,7 @@ func (w *Worker) takeSlot(row *claimed, spec *jobSpec) bool {
 		w.refuseBusy(row, spec)
 	case !ok && w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, nil):
 		w.stats.Deferred.Add(1)
+		w.outcome(row.queue, "deferred")
 	}
 	return ok && err == nil
 }
@@ -57,6 +59,7 @@ func (w *Worker) refuseBusy(row *claimed, spec *jobSpec) {
 	w.afterSettle(row, evRefused, ok, serr)
 	if ok && serr == nil {
 		w.stats.Failed.Add(1)
+		w.outcome(row.queue, "failed")
 		w.notifySettled(OutcomeRefused, row, nil, errorJSON(err))
 	}
 }

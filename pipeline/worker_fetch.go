@@ -91,6 +91,7 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 	w.stats.Passes.Add(1)
 	for _, b := range buried {
 		w.stats.DeadLettered.Add(1)
+		w.outcome(b.queue, "dead_lettered")
 		w.log.warn("jobs.claim.exhausted", "job", b.name, "id", b.id.String(), "attempt", b.attempt)
 	}
 	w.start(rows)

@@ -160,6 +160,7 @@ func (w *Worker) completeRun(row *claimed, result json.RawMessage) {
 	w.afterSettle(row, "completed", ok, err)
 	if ok && err == nil {
 		w.stats.Completed.Add(1)
+		w.outcome(row.queue, "completed")
 		w.notifySettled(OutcomeCompleted, row, result, nil)
 	}
 }
@@ -171,12 +172,14 @@ func (w *Worker) suspendRun(row *claimed, sp *suspension) {
 	w.afterSettle(row, "suspended", ok, err)
 	if ok && err == nil {
 		w.stats.Suspended.Add(1)
+		w.outcome(row.queue, "suspended")
 	}
 }
 
 func (w *Worker) interruptRun(row *claimed) {
 	if w.deferRun(row, 0, evInterrupted, nil) {
 		w.stats.Interrupted.Add(1)
+		w.outcome(row.queue, "interrupted")
 	}
 }
 
@@ -204,12 +207,15 @@ func (w *Worker) failAttempt(row *claimed, spec *jobSpec, failure error) {
 	switch d.state {
 	case "ready":
 		w.stats.Retried.Add(1)
+		w.outcome(row.queue, "retried")
 	case "dead":
 		w.stats.DeadLettered.Add(1)
+		w.outcome(row.queue, "dead_lettered")
 		w.notifySettled(OutcomeDeadLettered, row, nil, d.record)
 	default:
 		w.notifySettled(OutcomeDropped, row, nil, d.record)
 		w.stats.Failed.Add(1)
+		w.outcome(row.queue, "failed")
 	}
 }
 
@@ -268,5 +274,6 @@ func (w *Worker) deferRateLimited(row *claimed, spec *jobSpec, failure error) {
 	}
 	if w.deferRun(row, delay, evDeferredRate, errorJSON(failure)) {
 		w.stats.Deferred.Add(1)
+		w.outcome(row.queue, "deferred")
 	}
 }

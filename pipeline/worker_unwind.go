@@ -100,6 +100,7 @@ func (w *Worker) compensationFailed(row *claimed, spec *jobSpec, step string, te
 		w.afterSettle(row, evAttemptFailed, ok, err)
 		if ok && err == nil {
 			w.stats.Retried.Add(1)
+			w.outcome(row.queue, "retried")
 		}
 		return
 	}
@@ -121,9 +122,11 @@ func (w *Worker) bury(row *claimed, spec *jobSpec, record json.RawMessage) {
 	case !ok || err != nil:
 	case state == "dead":
 		w.stats.DeadLettered.Add(1)
+		w.outcome(row.queue, "dead_lettered")
 		w.notifySettled(OutcomeDeadLettered, row, nil, record)
 	default:
 		w.stats.Failed.Add(1)
+		w.outcome(row.queue, "failed")
 		w.notifySettled(OutcomeDropped, row, nil, record)
 	}
 }

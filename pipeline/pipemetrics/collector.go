@@ -44,7 +44,7 @@ func New(pool *pgxpool.Pool, workers ...*pipeline.Worker) *Collector {
 		storeUp: prometheus.NewDesc("job_store_up",
 			"1 when this scrape read the database; 0 leaves the fleet-wide metrics out.", nil, nil),
 		jobsTotal: prometheus.NewDesc("jobs_total",
-			"Attempts settled by this process's workers since they started, by outcome.", []string{"outcome"}, nil),
+			"Attempts settled by this process's workers since they started, by queue and outcome.", []string{"queue", "outcome"}, nil),
 		leasesLost: prometheus.NewDesc("job_leases_lost_total",
 			"Leases this process's workers lost to another claimant.", nil, nil),
 		inFlight: prometheus.NewDesc("job_worker_in_flight",
@@ -109,23 +109,20 @@ func (c *Collector) collectWorkers(ch chan<- prometheus.Metric) {
 	if len(c.workers) == 0 {
 		return
 	}
-	outcomes := map[string]int64{}
+	outcomes := map[[2]string]int64{}
 	var lost int64
 	for _, w := range c.workers {
-		s := w.Stats()
-		outcomes["completed"] += s.Completed.Load()
-		outcomes["retried"] += s.Retried.Load()
-		outcomes["dead_lettered"] += s.DeadLettered.Load()
-		outcomes["failed"] += s.Failed.Load()
-		outcomes["interrupted"] += s.Interrupted.Load()
-		outcomes["suspended"] += s.Suspended.Load()
-		outcomes["deferred"] += s.Deferred.Load()
-		lost += s.LeasesLost.Load()
+		for queue, byOutcome := range w.Outcomes() {
+			for outcome, n := range byOutcome {
+				outcomes[[2]string{queue, outcome}] += n
+			}
+		}
+		lost += w.Stats().LeasesLost.Load()
 		ch <- prometheus.MustNewConstMetric(c.inFlight, prometheus.GaugeValue, float64(w.InFlight()), w.ID())
 		ch <- prometheus.MustNewConstMetric(c.capacity, prometheus.GaugeValue, float64(w.Capacity()), w.ID())
 	}
-	for outcome, n := range outcomes {
-		ch <- prometheus.MustNewConstMetric(c.jobsTotal, prometheus.CounterValue, float64(n), outcome)
+	for key, n := range outcomes {
+		ch <- prometheus.MustNewConstMetric(c.jobsTotal, prometheus.CounterValue, float64(n), key[0], key[1])
 	}
 	ch <- prometheus.MustNewConstMetric(c.leasesLost, prometheus.CounterValue, float64(lost))
 }

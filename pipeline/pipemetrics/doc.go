@@ -21,16 +21,16 @@
 //
 // From the workers passed to [New], for this process only:
 //
-//	jobs_total{outcome}               settled attempts since the workers started: completed, retried,
+//	jobs_total{queue,outcome}         settled attempts since the workers started: completed, retried,
 //	                                  dead_lettered, failed, interrupted, suspended, deferred
 //	job_leases_lost_total             leases lost to another claimant
 //	job_worker_in_flight{worker}      runs the worker holds now
 //	job_worker_capacity{worker}       the worker's slots
 //
-// jobs_total has no queue label: a worker counts its outcomes across all of
-// its queues (see [pipeline.WorkerStats]). Sum it across instances for the
-// fleet; for per-job history use jobs_24h, which every worker's settling
-// statement moves.
+// jobs_total counts what this process's workers settled (see
+// [pipeline.Worker.Outcomes]); sum it across instances for the fleet. For
+// per-job history use jobs_24h, which every worker's settling statement
+// moves.
 //
 // # Failures
 //

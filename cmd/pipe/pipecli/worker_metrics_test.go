@@ -34,7 +34,7 @@ func TestWorkerServesMetrics(t *testing.T) {
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /metrics: %d %v", resp.StatusCode, err)
 	}
-	for _, want := range []string{"job_store_up 1", `job_worker_capacity{worker="`, `jobs_total{outcome="completed"} `,
+	for _, want := range []string{"job_store_up 1", `job_worker_capacity{worker="`, `job_leases_lost_total `,
 		`queue_depth{queue="default",state="ready"} `} {
 		if !strings.Contains(string(body), want) {
 			t.Fatalf("/metrics lacks %q:\n%s", want, body)
