@@ -31,3 +31,22 @@ func TestEnqueueWakesAnIdleWorker(t *testing.T) {
 		t.Fatalf("passes %d -> %d; the wake should have caused exactly one", before, after)
 	}
 }
+
+// A requeue carries the wake too.
+func TestRequeueWakesAnIdleWorker(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	j := payloadJob("requeue-woken")
+	res, _ := j.Enqueue(ctx, pool, payload{K: "a"})
+	if err := pipeline.NewAdmin(pool).Cancel(ctx, res.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	logs := &logRecorder{}
+	w := startWorker(t, pool, pipeline.WorkerConfig{PollInterval: time.Minute, IdlePollMax: time.Minute, Logger: slog.New(logs)}, j)
+	logs.await(t, "jobs.wake.live")
+	awaitStat(t, w.Stats().Passes.Load, 1)
+	if err := pipeline.NewAdmin(pool).Requeue(ctx, res.ID); err != nil {
+		t.Fatal(err)
+	}
+	awaitState(t, pool, res.ID, "done")
+}

@@ -9,7 +9,7 @@ with picked as (
 ), moved as (
     update pipe.jobs j set state = 'ready', run_at = pipe.now()
     from picked p where j.id = p.id
-    returning j.id, j.attempt
+    returning j.id, j.attempt, j.queue
 ), journal as (
     insert into pipe.events (job_id, kind, attempt)
     select id, 'promoted', attempt from moved
@@ -18,4 +18,5 @@ select (select count(*) from moved),
        (select count(*) from pipe.jobs
         where state = $1 and run_at > pipe.now()
           and ($2 = '' or queue = $2) and ($3 = '' or name = $3) and ($4 = '' or tenant = $4))
-       - (select count(*) from moved)
+       - (select count(*) from moved),
+       (select count(*) from (select pg_notify('pipe_jobs', q.queue) from (select distinct queue from moved) q) n)

@@ -21,4 +21,5 @@ with movable as (
     insert into pipe.events (job_id, kind, attempt, data)
     select id, 'requeued', attempt, '{"bulk": true}' from moved
 )
-select (select count(*) from moved), (select count(*) from movable) - (select count(*) from moved)
+select (select count(*) from moved), (select count(*) from movable) - (select count(*) from moved),
+       (select count(*) from (select pg_notify('pipe_jobs', q.queue) from (select distinct j.queue from pipe.jobs j where j.id = any(array(select id from moved))) q) n)
