@@ -11,6 +11,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/internal/simhook"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -129,5 +130,59 @@ func TestCompensateNeedsTheJobToDeclareIt(t *testing.T) {
 	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
 	if d.LastError.Code != string(errcode.JobDeclarationInvalid) || d.Attempt != 1 {
 		t.Fatalf("%+v", d.LastError)
+	}
+}
+
+// Killed during the unwind (after one compensator), the run is claimed again
+// once its lease lapses and the unwind resumes where it stopped.
+func TestACrashDuringTheUnwindIsResumed(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	c := &checkout{}
+	j := c.job(1)
+	var killed sync.Once
+	simhook.Set("unwinder", &simhook.Hooks{AfterStep: func(job, step string) bool {
+		kill := false
+		if step == "compensate:reserve" {
+			killed.Do(func() { kill = true })
+		}
+		return kill
+	}})
+	t.Cleanup(func() { simhook.Clear("unwinder") })
+	startWorker(t, pool, pipeline.WorkerConfig{ID: "unwinder", Lease: 300 * time.Millisecond, Heartbeat: time.Hour}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "o-1"})
+	d := awaitState(t, pool, res.ID, "dead")
+	if !slices.Equal(c.undone, []string{"reserve:rs_1", "charge:ch_1"}) {
+		t.Fatalf("compensators %v: each must run once across the crash", c.undone)
+	}
+	if d.Attempt != 2 || d.LastError.Message != "the carrier refused" || !containsKind(d, "lease.lapsed") {
+		t.Fatalf("attempt %d error %+v journal %v", d.Attempt, d.LastError, kinds(d))
+	}
+}
+
+// Killed on its final forward attempt, the run is re-offered inside the
+// unwind margin and unwinds instead of running forward again.
+func TestACrashOnTheFinalAttemptUnwinds(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	c := &checkout{}
+	j := c.job(1)
+	var killed sync.Once
+	simhook.Set("final-crash", &simhook.Hooks{AfterStep: func(job, step string) bool {
+		kill := false
+		if step == "reserve" {
+			killed.Do(func() { kill = true })
+		}
+		return kill
+	}})
+	t.Cleanup(func() { simhook.Clear("final-crash") })
+	startWorker(t, pool, pipeline.WorkerConfig{ID: "final-crash", Lease: 300 * time.Millisecond, Heartbeat: time.Hour}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "o-1"})
+	d := awaitState(t, pool, res.ID, "dead")
+	if !slices.Equal(c.undone, []string{"reserve:rs_1", "charge:ch_1"}) || !slices.Equal(c.attempts, []int{1, 2}) {
+		t.Fatalf("compensators %v attempts %v", c.undone, c.attempts)
+	}
+	if d.LastError.Code != string(errcode.JobLeaseLost) || stepOf(d, "ship").Executions != 0 {
+		t.Fatalf("error %+v; ship ran %d times (the unwind must not run forward)", d.LastError, stepOf(d, "ship").Executions)
 	}
 }

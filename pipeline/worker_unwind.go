@@ -25,6 +25,10 @@ func (w *Worker) unwind(ctx context.Context, row *claimed, spec *jobSpec, rs *ru
 	}
 	for i := len(rs.comps) - 1; i >= 0; i-- {
 		if err := w.compensateOne(ctx, rs, rs.comps[i]); err != nil {
+			if errors.Is(err, errCrash) {
+				w.abandonKilled(row)
+				return
+			}
 			if ctx.Err() != nil {
 				w.unwindStopped(ctx, row, spec, err)
 				return
@@ -74,7 +78,7 @@ func (w *Worker) compensateOne(ctx context.Context, rs *runState, c compensator)
 		return err
 	}
 	rs.markCompleted(name, json.RawMessage("null"))
-	return nil
+	return rs.boundary(name)
 }
 
 // unwindStopped settles an unwind cut short by a drain (interrupted) or a
