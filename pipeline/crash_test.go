@@ -56,13 +56,18 @@ func crashJob(pool *pgxpool.Pool, blockAfterTwo bool) *pipeline.Job[noInput, int
 }
 
 func crashChild() int {
+	return runChild(func(pool *pgxpool.Pool) pipeline.Registrable { return crashJob(pool, true) }, 500*time.Millisecond)
+}
+
+// runChild is a child process's main: a worker over the job until SIGKILL.
+func runChild(job func(*pgxpool.Pool) pipeline.Registrable, lease time.Duration) int {
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
 	if err != nil {
 		return 2
 	}
-	reg, _ := pipeline.NewRegistry(crashJob(pool, true))
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Lease: 500 * time.Millisecond,
+	reg, _ := pipeline.NewRegistry(job(pool))
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Lease: lease,
 		PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond})
 	if err != nil || w.Start(ctx) != nil {
 		return 2

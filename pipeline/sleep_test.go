@@ -32,17 +32,7 @@ func sleepJob(pool *pgxpool.Pool) *pipeline.Job[noInput, int] {
 }
 
 func sleepChild() int {
-	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
-	if err != nil {
-		return 2
-	}
-	reg, _ := pipeline.NewRegistry(sleepJob(pool))
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond})
-	if err != nil || w.Start(ctx) != nil {
-		return 2
-	}
-	select {}
+	return runChild(func(pool *pgxpool.Pool) pipeline.Registrable { return sleepJob(pool) }, 0)
 }
 
 func TestSleepResumesInAnotherProcessWithoutSpendingAnAttempt(t *testing.T) {
