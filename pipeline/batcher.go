@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -10,10 +11,12 @@ import (
 // At low load a request is flushed alone and at once; at high load the
 // batches grow. Correctness never depends on the batching.
 type batcher[T any] struct {
-	max   int
-	flush func(ctx context.Context, items []T) ([]bool, error)
-	in    chan batchItem[T]
-	wg    sync.WaitGroup
+	mu     sync.RWMutex // held to send; taken whole to close
+	closed bool
+	max    int
+	flush  func(ctx context.Context, items []T) ([]bool, error)
+	in     chan batchItem[T]
+	wg     sync.WaitGroup
 }
 
 type batchItem[T any] struct {
@@ -39,9 +42,16 @@ func newBatcher[T any](max, flushers int, flush func(context.Context, []T) ([]bo
 // held).
 func (b *batcher[T]) do(ctx context.Context, v T) (bool, error) {
 	it := batchItem[T]{v: v, done: make(chan batchResult, 1)}
+	b.mu.RLock()
+	if b.closed {
+		b.mu.RUnlock()
+		return false, errBatcherClosed
+	}
 	select {
 	case b.in <- it:
+		b.mu.RUnlock()
 	case <-ctx.Done():
+		b.mu.RUnlock()
 		return false, ctx.Err()
 	}
 	r := <-it.done
@@ -86,6 +96,13 @@ func (b *batcher[T]) run(items []batchItem[T]) {
 
 // close stops the flushers once every queued request is flushed.
 func (b *batcher[T]) close() {
+	b.mu.Lock()
+	b.closed = true
 	close(b.in)
+	b.mu.Unlock()
 	b.wg.Wait()
 }
+
+// errBatcherClosed answers a write that came after its worker stopped: an
+// abandoned body writes nothing.
+var errBatcherClosed = errors.New("pipeline: the worker has stopped")

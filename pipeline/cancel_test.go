@@ -130,3 +130,33 @@ func TestStopWaitsForHeldWorkWithoutCancelling(t *testing.T) {
 		t.Fatalf("result %s", d.Result)
 	}
 }
+
+// A Stop whose deadline passes abandons the body it waited on; what that body
+// does afterwards writes nothing.
+func TestAnAbandonedBodyWritesNothingAfterStop(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	started, release, stepErr := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	j := pipeline.MustJob("abandoned", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		close(started)
+		<-release
+		_, err := pipeline.Step(ctx, "late", func(context.Context) (int, error) { return 1, nil })
+		stepErr <- err
+		return 0, err
+	})
+	w := startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
+	<-started
+	sctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if err := w.Stop(sctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Stop = %v; want its deadline", err)
+	}
+	close(release)
+	if err := <-stepErr; !errors.Is(err, errcode.Aborted) {
+		t.Fatalf("the abandoned body's step = %v; want X_ABORTED", err)
+	}
+	if d := awaitState(t, pool, res.ID, "running"); len(d.Steps) != 0 {
+		t.Fatalf("an abandoned body wrote steps: %+v", d.Steps)
+	}
+}

@@ -34,7 +34,8 @@ type Worker struct {
 	next     int // queue rotation: the pass starts after the last queue served
 
 	bodies   sync.WaitGroup
-	loops    sync.WaitGroup
+	fetching sync.WaitGroup // the fetch loop
+	loops    sync.WaitGroup // heartbeat and listen
 	stopFn   context.CancelFunc
 	hbStop   context.CancelFunc
 	started  atomic.Bool
@@ -123,7 +124,8 @@ func (w *Worker) Start(ctx context.Context) error {
 	hbCtx, hbCancel := context.WithCancel(base)
 	w.stopFn, w.hbStop = cancel, hbCancel
 	w.announce(ctx)
-	w.loops.Add(2)
+	w.fetching.Add(1)
+	w.loops.Add(1)
 	go w.fetchLoop(loopCtx)
 	go w.heartbeatLoop(hbCtx)
 	if !w.cfg.NoWake {
@@ -155,6 +157,9 @@ func (w *Worker) stop(ctx context.Context, drain bool) error {
 		return nil
 	}
 	w.stopFn()
+	// The last pass may still be starting runs: let it finish first, so that
+	// every run is held (and hears a drain) before the wait for bodies.
+	w.fetching.Wait()
 	if drain {
 		w.cancelHeld(errcode.New(errcode.Draining, "worker %s is draining", w.cfg.ID).
 			WithFix("none: the run goes straight back to the queue"))
@@ -165,6 +170,8 @@ func (w *Worker) stop(ctx context.Context, drain bool) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
+		w.cancelHeld(errcode.New(errcode.Aborted, "worker %s stopped before the run finished", w.cfg.ID).
+			WithFix("none: the run's lease lapses and another worker takes it"))
 		close(w.abandon)
 		err = ctx.Err()
 		<-done

@@ -11,7 +11,7 @@ import (
 // slot frees), after PollInterval when a pass found some work, and on a
 // doubling idle wait otherwise — cut short by a wake notification.
 func (w *Worker) fetchLoop(ctx context.Context) {
-	defer w.loops.Done()
+	defer w.fetching.Done()
 	idle := w.cfg.PollInterval
 	for ctx.Err() == nil {
 		started := time.Now()
