@@ -23,6 +23,8 @@ func TestMain(m *testing.M) {
 		os.Exit(crashChild())
 	case "sleep":
 		os.Exit(sleepChild())
+	case "scheduler":
+		os.Exit(schedulerChild())
 	}
 	os.Exit(m.Run())
 }

@@ -1,0 +1,143 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+type minuteIn struct {
+	At time.Time `json:"at"`
+}
+
+func minuteJob() *pipeline.Job[minuteIn, int] {
+	return pipeline.MustJob("every-minute", func(in minuteIn) string { return in.At.UTC().Format(time.RFC3339) },
+		func(context.Context, *pipeline.Run[minuteIn]) (int, error) { return 0, nil })
+}
+
+func minuteTask() *pipeline.Task {
+	return pipeline.MustTask("every-minute", "* * * * *", "UTC", []pipeline.TaskEntry{
+		pipeline.Entry(minuteJob(), func(o pipeline.Occurrence) minuteIn { return minuteIn{At: o.At} }),
+	}, pipeline.TaskOptions{CatchUp: pipeline.CatchUpRunAll})
+}
+
+// schedulerChild runs a scheduler on the database clock until SIGKILL.
+func schedulerChild() int {
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
+	if err != nil {
+		return 2
+	}
+	s, err := pipeline.NewScheduler(pool, pipeline.SchedulerConfig{
+		Tasks: []*pipeline.Task{minuteTask()}, ID: os.Getenv("PIPE_TEST_SCHEDULER_ID"),
+		Clock: pipeline.DatabaseClock(pool, 5*time.Millisecond),
+	})
+	if err != nil || s.Start(ctx) != nil {
+		return 2
+	}
+	select {}
+}
+
+func startSchedulerProcess(t *testing.T, url, id string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "PIPE_TEST_CHILD=scheduler", "PIPE_TEST_DB_URL="+url, "PIPE_TEST_SCHEDULER_ID="+id)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd
+}
+
+// Two scheduler processes race for one task, the leader is killed and a third
+// takes over: every occurrence fires exactly once.
+func TestATaskFiresOnceAcrossSchedulerProcessesAndARestart(t *testing.T) {
+	ctx := context.Background()
+	url := fixtures.DBURL(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	clock := fixtures.FreezeClock(t, pool, time.Date(2026, 1, 1, 0, 0, 30, 0, time.UTC))
+	a, b := startSchedulerProcess(t, url, "a"), startSchedulerProcess(t, url, "b")
+	leader := awaitLeader(t, pool)
+	for range 3 {
+		clock.Advance(t, time.Minute)
+	}
+	awaitRuns(t, pool, clock, 3)
+	victim := map[string]*exec.Cmd{"a": a, "b": b}[leader]
+	_ = victim.Process.Signal(syscall.SIGKILL)
+	_ = victim.Wait()
+	startSchedulerProcess(t, url, "c")
+	for range 3 {
+		clock.Advance(t, time.Minute) // past the dead leader's 30 s lease
+	}
+	awaitRuns(t, pool, clock, 6)
+	rows, err := pool.Query(ctx, `select input->>'at', count(*) from pipe.jobs where name = 'every-minute' group by 1 order by 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var fired []string
+	for rows.Next() {
+		var at string
+		var n int
+		if err := rows.Scan(&at, &n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Errorf("occurrence %s fired %d times", at, n)
+		}
+		fired = append(fired, at)
+	}
+	if len(fired) != 6 || fired[0] != "2026-01-01T00:01:00Z" || fired[5] != "2026-01-01T00:06:00Z" {
+		t.Fatalf("fired %v; want the six minutes 00:01 to 00:06 once each", fired)
+	}
+}
+
+func awaitLeader(t *testing.T, pool *pgxpool.Pool) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		var holder string
+		if err := pool.QueryRow(context.Background(), `select holder from pipe.scheduler_leader`).Scan(&holder); err == nil {
+			return holder
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no scheduler process took the lead")
+	return ""
+}
+
+// awaitRuns lets the frozen clock flow a second at a time (at most 12 s a
+// call, and the test calls it twice: its instants sit at :30, so the flow
+// never reaches the next minute) until n runs
+// have fired: a scheduler acts on its ticks, and a frozen clock gives none.
+func awaitRuns(t *testing.T, pool *pgxpool.Pool, clock *fixtures.FrozenClock, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	got, flowed := 0, 0
+	for time.Now().Before(deadline) {
+		if err := pool.QueryRow(context.Background(), `select count(*) from pipe.jobs where name = 'every-minute'`).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got >= n {
+			return
+		}
+		if flowed < 12 {
+			clock.Advance(t, time.Second)
+			flowed++
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal(fmt.Sprintf("%d runs fired; want %d", got, n))
+}
