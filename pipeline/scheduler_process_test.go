@@ -2,7 +2,6 @@ package pipeline_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -139,5 +138,5 @@ func awaitRuns(t *testing.T, pool *pgxpool.Pool, clock *fixtures.FrozenClock, n 
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatal(fmt.Sprintf("%d runs fired; want %d", got, n))
+	t.Fatalf("%d runs fired; want %d", got, n)
 }
