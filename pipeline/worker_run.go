@@ -35,8 +35,12 @@ func (w *Worker) run(row *claimed) {
 	h := &heldRun{row: row, cancel: cancel, lastRenewed: time.Now()}
 	w.hold(h)
 	done := make(chan outcome, 1)
+	var timeout <-chan time.Time // armed before the body starts, so the deadline counts from the start
+	if spec.timeout > 0 {
+		timeout = w.cfg.Clock.After(spec.timeout)
+	}
 	go w.body(ctx, job, row, spec, done)
-	w.await(ctx, cancel, h, spec, done)
+	w.await(ctx, cancel, h, spec, done, timeout)
 }
 
 func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *jobSpec, done chan<- outcome) {
@@ -73,12 +77,8 @@ func panicType(p any) string {
 }
 
 // await waits for the body, its timeout or the drain deadline.
-func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, h *heldRun, spec *jobSpec, done chan outcome) {
+func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, h *heldRun, spec *jobSpec, done chan outcome, timeout <-chan time.Time) {
 	row := h.row
-	var timeout <-chan time.Time
-	if spec.timeout > 0 {
-		timeout = w.cfg.Clock.After(spec.timeout)
-	}
 	select {
 	case o := <-done:
 		h.settling.Store(true)
