@@ -54,13 +54,12 @@ type claimRequest struct {
 	noDeadNames []string
 	workerID    string
 	lease       time.Duration
-	rescue      bool // look for lapsed leases in this pass
 }
 
 // claim runs one claim pass; it answers the claimed rows and the ids of runs
 // it buried because their final attempt's lease lapsed.
 func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buriedRun, error) {
-	rows, err := s.pool.Query(ctx, sqlClaim, r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease, r.rescue)
+	rows, err := s.pool.Query(ctx, sqlClaim, r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,8 +33,6 @@ type Worker struct {
 	total    int
 	next     int // queue rotation: the pass starts after the last queue served
 
-	rescuedAt time.Time // the last pass that looked for lapsed leases (fetch loop only)
-
 	bodies   sync.WaitGroup
 	fetching sync.WaitGroup // the fetch loop
 	loops    sync.WaitGroup // heartbeat and listen

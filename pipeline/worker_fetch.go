@@ -81,18 +81,14 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 	if want == 0 {
 		return 0, true, nil
 	}
-	rescue := time.Since(w.rescuedAt) >= rescueEvery
 	rows, buried, err := w.store.claim(ctx, claimRequest{
 		queues: queues, rooms: rooms, names: w.names, noDeadNames: w.noDead,
-		workerID: w.cfg.ID, lease: w.cfg.Lease, rescue: rescue,
+		workerID: w.cfg.ID, lease: w.cfg.Lease,
 	})
 	if err != nil {
 		return 0, false, err
 	}
 	w.stats.Passes.Add(1)
-	if rescue {
-		w.rescuedAt = time.Now()
-	}
 	for _, b := range buried {
 		w.stats.DeadLettered.Add(1)
 		w.outcome(b.queue, "dead_lettered")
@@ -101,10 +97,6 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 	w.start(rows)
 	return len(rows), len(rows) >= want, nil
 }
-
-// rescueEvery is how often a worker's claim pass also settles lapsed leases:
-// a wake-driven pass stays lean, and a lapse is still found within a second.
-const rescueEvery = time.Second
 
 // rooms splits the free room over the queues, starting after the last queue
 // served: each gets at most ceil(room / queues left), so no queue starves.

@@ -1,8 +1,7 @@
 -- One claim pass over every queue a worker serves, in one statement.
 -- $1 queues, $2 room per queue, $3 the job names this worker runs,
 -- $4 worker id, $5 names that bury a lapsed final attempt "failed" (no dead
--- letter), $6 the lease window, $7 whether this pass looks for lapsed leases
--- (at most once a second per worker).
+-- letter), $6 the lease window.
 -- First it settles lapsed leases it finds (back to ready, or dead/failed when
 -- the lapsed attempt was the last); then it claims ready rows, oldest run_at
 -- first, skipping rows other workers hold.
@@ -11,7 +10,7 @@ with clock as materialized (
 ), lapsed as (
     select j.id
     from pipe.jobs j
-    where $7::boolean and j.state = 'running' and j.lease_until < (select now from clock)
+    where j.state = 'running' and j.lease_until < (select now from clock)
     order by j.lease_until
     limit 100
     for update of j skip locked
