@@ -46,4 +46,42 @@
 // fails; [Worker.Shutdown] cancels held bodies with X_DRAINING and hands
 // them back uncounted. Every settle, renewal and step write is fenced on the
 // claim, so a worker whose lease lapsed cannot touch the run that replaced it.
+//
+// # Time and events
+//
+// [Sleep] parks a run until a wake time and [WaitForEvent] until a matching
+// [PublishEvent] (or a timeout); both persist what they wait for, release
+// the worker and spend no attempt — the body returns the error they answer
+// and the run resumes in whatever process claims it next. Every instant that
+// orders runs comes from the database clock, pipe.now(), which the test kit
+// can freeze; [DatabaseClock] lets several processes share it.
+//
+// # Compensation
+//
+// A job declaring Compensates registers [Compensate] on its steps. When the
+// run fails for good the compensators run last-in first-out after a durable
+// "unwinding" marker; a crash or a failing compensator is resumed within
+// [UnwindMargin] extra attempts.
+//
+// # Coordination
+//
+// [Concurrency] caps runs fleet-wide or per key through lease rows renewed by
+// the heartbeat and freed by TTL; WorkerConfig.RatePerTenant caps starts per
+// tenant in one process and [SpendBudget] spends a budget shared by the
+// fleet. A paused queue ([Admin.PauseQueue]) is never claimed.
+//
+// # Schedules
+//
+// A [Task] is a cron expression in an IANA zone with the entries it enqueues.
+// A [Scheduler] leads the fleet through a lease row and fires each occurrence
+// once: its watermark and its jobs move in one statement.
+//
+// # Operating
+//
+// [Admin] lists, shows, requeues, cancels, promotes and removes runs (one or
+// a bounded many), pauses queues and tasks, and reads workers and counters;
+// [Maintain] (or [MaintenanceJob] with [MaintenanceTask]) purges finished
+// runs past their retention. Workers log stable event names (jobs.*), count
+// outcomes per queue ([Worker.Outcomes], served by package pipemetrics) and
+// make an OpenTelemetry span per run and per step.
 package pipeline
