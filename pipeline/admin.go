@@ -64,8 +64,8 @@ func lockRow(ctx context.Context, tx pgx.Tx, id uuid.UUID) (state string, err er
 	return state, err
 }
 
-// announce wakes idle workers serving the job's queue when tx commits.
-func announce(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
+// wakeQueueOf wakes idle workers serving the job's queue when tx commits.
+func wakeQueueOf(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
 	_, err := tx.Exec(ctx, `select pg_notify('pipe_jobs', queue) from pipe.jobs where id = $1`, id)
 	return err
 }

@@ -59,11 +59,7 @@ func (a *Admin) bulk(ctx context.Context, what, sql string, f BulkFilter) (BulkR
 		return BulkResult{}, pageInvalid("a bulk call needs one of the states " + "ready, delayed, running, suspended, done, failed, dead, cancelled")
 	}
 	var r BulkResult
-	dest := []any{&r.Affected, &r.Remaining}
-	if sql != sqlRemoveMany {
-		var notified int64 // requeue and promote wake the queues they moved rows into
-		dest = append(dest, &notified)
-	}
-	err := a.db.QueryRow(ctx, sql, f.State, f.Queue, f.Name, f.Tenant, MaxBulkRows).Scan(dest...)
+	var woken int64 // the queues a requeue or promote woke; a remove wakes none
+	err := a.db.QueryRow(ctx, sql, f.State, f.Queue, f.Name, f.Tenant, MaxBulkRows).Scan(&r.Affected, &r.Remaining, &woken)
 	return r, adminErr(what, err)
 }

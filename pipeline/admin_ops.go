@@ -49,7 +49,7 @@ func (a *Admin) Requeue(ctx context.Context, id string, opts ...RequeueOptions) 
 		if _, err := tx.Exec(ctx, sqlRequeue, uid); err != nil {
 			return duplicateKey(err)
 		}
-		if err := announce(ctx, tx, uid); err != nil {
+		if err := wakeQueueOf(ctx, tx, uid); err != nil {
 			return err
 		}
 		return journal(ctx, tx, uid, evRequeued, "", map[string]string{"fromStep": o.FromStep})
@@ -120,7 +120,7 @@ func (a *Admin) Promote(ctx context.Context, id string) error {
 			return errcode.New(errcode.JobNotPromotable, "the job is not waiting on its run time").
 				WithFix("only a delayed job, or a ready one backing off, can be promoted")
 		}
-		if err := announce(ctx, tx, uid); err != nil {
+		if err := wakeQueueOf(ctx, tx, uid); err != nil {
 			return err
 		}
 		return journal(ctx, tx, uid, evPromoted, "", nil)

@@ -15,4 +15,5 @@ with picked as (
 select (select count(*) from gone),
        (select count(*) from pipe.jobs
         where state = $1 and ($2 = '' or queue = $2) and ($3 = '' or name = $3) and ($4 = '' or tenant = $4))
-       - (select count(*) from gone)
+       - (select count(*) from gone),
+       0::bigint -- no queue to wake: nothing became claimable
