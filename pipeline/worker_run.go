@@ -197,25 +197,17 @@ func (w *Worker) deferRun(row *claimed, delay time.Duration, kind string, data j
 // or the code is terminal.
 func (w *Worker) failAttempt(row *claimed, spec *jobSpec, failure error) {
 	d := decideFailure(row, spec, failure)
+	if d.state != "ready" {
+		w.bury(row, spec, d.record)
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
 	ok, err := w.store.fail(ctx, row, d.state, d.delay, d.record, d.kind)
 	w.afterSettle(row, d.kind, ok, err)
-	if !ok || err != nil {
-		return
-	}
-	switch d.state {
-	case "ready":
+	if ok && err == nil {
 		w.stats.Retried.Add(1)
 		w.outcome(row.queue, "retried")
-	case "dead":
-		w.stats.DeadLettered.Add(1)
-		w.outcome(row.queue, "dead_lettered")
-		w.notifySettled(OutcomeDeadLettered, row, nil, d.record)
-	default:
-		w.notifySettled(OutcomeDropped, row, nil, d.record)
-		w.stats.Failed.Add(1)
-		w.outcome(row.queue, "failed")
 	}
 }
 
@@ -275,5 +267,29 @@ func (w *Worker) deferRateLimited(row *claimed, spec *jobSpec, failure error) {
 	if w.deferRun(row, delay, evDeferredRate, errorJSON(failure)) {
 		w.stats.Deferred.Add(1)
 		w.outcome(row.queue, "deferred")
+	}
+}
+
+// bury settles a run dead (or failed for a job without dead letter) with the
+// given error record.
+func (w *Worker) bury(row *claimed, spec *jobSpec, record json.RawMessage) {
+	state := "dead"
+	if spec.retry.NoDeadLetter {
+		state = "failed"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	ok, err := w.store.fail(ctx, row, state, 0, record, state)
+	w.afterSettle(row, state, ok, err)
+	switch {
+	case !ok || err != nil:
+	case state == "dead":
+		w.stats.DeadLettered.Add(1)
+		w.outcome(row.queue, "dead_lettered")
+		w.notifySettled(OutcomeDeadLettered, row, nil, record)
+	default:
+		w.stats.Failed.Add(1)
+		w.outcome(row.queue, "failed")
+		w.notifySettled(OutcomeDropped, row, nil, record)
 	}
 }

@@ -110,27 +110,3 @@ func (w *Worker) compensationFailed(row *claimed, spec *jobSpec, step string, te
 	}
 	w.bury(row, spec, raw)
 }
-
-// bury settles a run dead (or failed for a job without dead letter) with the
-// given error record.
-func (w *Worker) bury(row *claimed, spec *jobSpec, record json.RawMessage) {
-	state := "dead"
-	if spec.retry.NoDeadLetter {
-		state = "failed"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	ok, err := w.store.fail(ctx, row, state, 0, record, state)
-	w.afterSettle(row, state, ok, err)
-	switch {
-	case !ok || err != nil:
-	case state == "dead":
-		w.stats.DeadLettered.Add(1)
-		w.outcome(row.queue, "dead_lettered")
-		w.notifySettled(OutcomeDeadLettered, row, nil, record)
-	default:
-		w.stats.Failed.Add(1)
-		w.outcome(row.queue, "failed")
-		w.notifySettled(OutcomeDropped, row, nil, record)
-	}
-}
