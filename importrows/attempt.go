@@ -1,0 +1,195 @@
+package importrows
+
+import (
+	"context"
+	"io"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// attempt is one attempt of one run: the buckets it opened, the plan, the
+// page source and the buffers every page reuses.
+type attempt[In any] struct {
+	im     *importer[In]
+	run    *pipeline.Run[In]
+	src    Source
+	sink   Sink
+	bucket *blob.Bucket
+	errs   *blob.Bucket
+	plan   plan
+	text   pageSource
+	cols   []column
+	pq     *parquetFile
+}
+
+func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
+	a := &attempt[In]{im: im, run: r, src: im.o.Source(r.Input), sink: im.o.Errors(r.Input)}
+	if err := blob.ValidateKey(a.src.Key); err != nil {
+		return nil, err
+	}
+	if _, err := blob.JoinKey(a.sink.Prefix, r.RunID); err != nil {
+		return nil, err
+	}
+	var err error
+	if a.bucket, err = blob.Open(ctx, a.src.Bucket); err != nil {
+		return nil, err
+	}
+	if a.errs, err = blob.Open(ctx, a.sink.Bucket); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *attempt[In]) close() {
+	if a.text != nil {
+		_ = a.text.close()
+	}
+	if a.pq != nil {
+		a.pq.close()
+	}
+	if a.bucket != nil {
+		_ = a.bucket.Close()
+	}
+	if a.errs != nil {
+		_ = a.errs.Close()
+	}
+}
+
+// planStep settles the plan once per run: in the page transaction's kind of
+// step when a table is written (the catalog is read in it), a plain step
+// otherwise. Every attempt then prepares its readers from the stored plan.
+func (a *attempt[In]) planStep(ctx context.Context) error {
+	var p plan
+	var err error
+	if a.im.o.Into != nil {
+		p, err = pipeline.StepTx(ctx, "plan", func(ctx context.Context, tx pgx.Tx) (plan, error) {
+			return a.makePlan(ctx, tx)
+		})
+	} else {
+		p, err = pipeline.Step(ctx, "plan", func(ctx context.Context) (plan, error) {
+			return a.makePlan(ctx, nil)
+		})
+	}
+	if err != nil {
+		return err
+	}
+	a.plan = p
+	return a.prepare(ctx)
+}
+
+// prepare builds the readers and the column coercers the plan calls for.
+func (a *attempt[In]) prepare(ctx context.Context) error {
+	cols, err := columnsOf(a.plan)
+	if err != nil {
+		return err
+	}
+	a.cols = cols
+	if a.plan.Format == Parquet {
+		a.pq, err = openParquet(ctx, a.bucket, a.src.Key, a.plan.Size)
+		return err
+	}
+	if a.text == nil {
+		a.text = a.newTextSource()
+	}
+	return nil
+}
+
+// newTextSource answers the page reader of a csv or ndjson file.
+func (a *attempt[In]) newTextSource() pageSource {
+	if !a.plan.Stream {
+		return &rangedSource{bucket: a.bucket, key: a.src.Key, size: a.plan.Size, etag: a.plan.ETag}
+	}
+	return &streamSource{open: func(ctx context.Context) (io.ReadCloser, error) {
+		return openDecoded(ctx, a.bucket, a.src.Key, a.plan)
+	}}
+}
+
+// openDecoded opens the object as a stream of UTF-8: decompressed, then
+// decoded.
+func openDecoded(ctx context.Context, b *blob.Bucket, key string, p plan) (io.ReadCloser, error) {
+	raw, err := b.NewReader(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	dec, _, err := blob.Decompress(raw, blob.Compression(p.Compression))
+	if err != nil {
+		raw.Close()
+		return nil, err
+	}
+	text, err := blob.Decode(dec, blob.Encoding(p.Encoding))
+	if err != nil {
+		dec.Close()
+		raw.Close()
+		return nil, err
+	}
+	return &stack{Reader: text, closers: []io.Closer{dec, raw}}, nil
+}
+
+// stack is a reader over readers that all close with it.
+type stack struct {
+	io.Reader
+	closers []io.Closer
+}
+
+func (s *stack) Close() error {
+	var first error
+	for _, c := range s.closers {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// pageStep works one page in its step.
+func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (cursor, error) {
+	name := pageName(page)
+	if a.im.o.Into != nil {
+		return pipeline.StepTx(ctx, name, func(ctx context.Context, tx pgx.Tx) (cursor, error) {
+			return a.tablePage(ctx, tx, page, cur)
+		})
+	}
+	return pipeline.Step(ctx, name, func(ctx context.Context) (cursor, error) {
+		return a.handlePage(ctx, page, cur)
+	})
+}
+
+func (a *attempt[In]) errorPrefix() string {
+	k, _ := blob.JoinKey(a.sink.Prefix, a.run.RunID)
+	return k
+}
+
+func (a *attempt[In]) errorPrefixURL() string {
+	return a.errs.URL() + " " + a.errorPrefix() + "/"
+}
+
+func (a *attempt[In]) progressTotal() int64 {
+	if a.plan.Format == Parquet {
+		return int64(a.plan.RowGroups)
+	}
+	return a.plan.Size
+}
+
+func (a *attempt[In]) progressDone(c cursor) int64 {
+	if a.plan.Format != Parquet && a.plan.Stream && c.Done {
+		return a.plan.Size
+	}
+	return min(c.Offset, a.progressTotal())
+}
+
+func (a *attempt[In]) bytesRead(c cursor) int64 {
+	if a.plan.Format == Parquet {
+		return a.plan.Size
+	}
+	return c.Offset
+}
+
+// maxRowErrors answers the declared tolerance.
+func (a *attempt[In]) maxRowErrors() int64 { return int64(*a.im.o.MaxRowErrors) }
+
+var _ = errcode.Invariant

@@ -1,0 +1,36 @@
+package importrows
+
+import (
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/importrows/internal/coerce"
+)
+
+// column is one column of the plan, ready to coerce cells.
+type column struct {
+	name     string
+	typ      coerce.Type
+	required bool // NOT NULL: a NULL is refused (X_IMPORT_FIELD_REQUIRED)
+}
+
+func columnsOf(p plan) ([]column, error) {
+	cols := make([]column, len(p.Columns))
+	for i, name := range p.Columns {
+		t, err := coerce.ParseType(p.Types[i])
+		if err != nil {
+			return nil, errcode.Wrap(err, errcode.ImportTableInvalid, "import: column %s has a type the import cannot coerce", name).
+				WithFix("import into text columns and convert in SQL, or ask for the type to be supported")
+		}
+		cols[i] = column{name: name, typ: t, required: p.Required[i]}
+	}
+	return cols, nil
+}
+
+// requiredCell answers the cell a NOT NULL column coerces for a NULL: an
+// empty string, as an HTML form sends an empty field. A text column takes
+// it; every other type reads it as NULL and refuses the row.
+func requiredCell(c coerce.Cell, col *column) coerce.Cell {
+	if c.Kind == coerce.Null && col.required {
+		return coerce.Cell{Kind: coerce.String}
+	}
+	return c
+}

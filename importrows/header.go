@@ -1,0 +1,57 @@
+package importrows
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/importrows/internal/split"
+)
+
+var errHeaderRead = errors.New("header read")
+
+// readHeader reads the CSV header: the first record. It sets where the first
+// data record begins and answers the header's column names (trimmed). A file
+// with no first record — empty, a BOM alone, blank lines — is
+// X_IMPORT_HEADER_MISMATCH, never a success with no rows.
+func (a *attempt[In]) readHeader(ctx context.Context, p *plan) ([]string, error) {
+	a.plan = *p
+	src := a.newTextSource()
+	defer src.close()
+	data, eof, err := src.read(ctx, 0, a.window())
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	parser := split.FieldParser{Delim: p.Delimiter[0], Quote: '"'}
+	sp := split.Splitter{Quote: '"', MaxRecord: a.im.o.MaxRecordBytes}
+	consumed, lines, err := sp.Scan(data, 0, 1, eof, func(rec []byte, off, line int64) error {
+		if names != nil {
+			p.Start, p.Line = off, line
+			return errHeaderRead
+		}
+		fields, err := parser.Parse(rec)
+		if err != nil {
+			return errcode.Wrap(err, errcode.ImportHeaderMismatch, "import: the header line is not valid CSV").
+				WithFix("quote header names that hold the delimiter or a quote, doubling quotes inside")
+		}
+		names = make([]string, len(fields))
+		for i, f := range fields {
+			names[i] = strings.TrimSpace(string(f.Value))
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errHeaderRead):
+		return names, nil
+	case err != nil:
+		return nil, err
+	case names == nil:
+		return nil, noHeader()
+	}
+	p.Start, p.Line = int64(consumed), 1+lines
+	return names, nil
+}
+
+func isTooMany(err error) bool { return errcode.CodeOf(err) == errcode.ImportTooManyErrors }

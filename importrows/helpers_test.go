@@ -1,0 +1,140 @@
+package importrows_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// fileIn is the input of the test imports: which file, and a run label that
+// keys the run.
+type fileIn struct {
+	Bucket string `json:"bucket"`
+	Key    string `json:"key"`
+	Run    string `json:"run"`
+}
+
+func fileKey(in fileIn) string { return in.Run + ":" + in.Key }
+
+// bundle is one test's database, bucket directory and table.
+type bundle struct {
+	pool *pgxpool.Pool
+	dir  string
+}
+
+func setup(t *testing.T, ddl string) *bundle {
+	t.Helper()
+	pool := fixtures.DB(t)
+	if ddl != "" {
+		if _, err := pool.Exec(context.Background(), ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &bundle{pool: pool, dir: t.TempDir()}
+}
+
+// put writes a file into the bundle's bucket directory.
+func (b *bundle) put(t *testing.T, key string, data []byte) fileIn {
+	t.Helper()
+	p := filepath.Join(b.dir, filepath.FromSlash(key))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return fileIn{Bucket: "file://" + b.dir, Key: key, Run: t.Name()}
+}
+
+// tableOptions declares an import of fileIn into table with key.
+func tableOptions(table string, key ...string) importrows.Options[fileIn] {
+	return importrows.Options[fileIn]{
+		Name:   "test.import",
+		Key:    fileKey,
+		Source: func(in fileIn) importrows.Source { return importrows.Source{Bucket: in.Bucket, Key: in.Key} },
+		Into:   func(fileIn) importrows.Table { return importrows.Table{Name: table, Key: key} },
+		Errors: func(in fileIn) importrows.Sink { return importrows.Sink{Bucket: in.Bucket, Prefix: "errors"} },
+		Job:    pipeline.JobOptions[fileIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+	}
+}
+
+// run enqueues in, works it with a worker until it settles and answers the
+// run and its result.
+func run[In any](t *testing.T, pool *pgxpool.Pool, job *pipeline.Job[In, importrows.Result], in In) (*pipeline.RunDetail, importrows.Result) {
+	t.Helper()
+	ctx := context.Background()
+	res, err := job.Enqueue(ctx, pool, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, pool, job)
+	d := awaitSettled(t, pool, res.ID)
+	var out importrows.Result
+	if len(d.Result) > 0 {
+		if err := json.Unmarshal(d.Result, &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d, out
+}
+
+func startWorker(t *testing.T, pool *pgxpool.Pool, jobs ...pipeline.Registrable) {
+	t.Helper()
+	reg, err := pipeline.NewRegistry(jobs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
+		Registry: reg, PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond,
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = w.Shutdown(ctx)
+	})
+}
+
+func awaitSettled(t *testing.T, pool *pgxpool.Pool, id string) *pipeline.RunDetail {
+	t.Helper()
+	admin := pipeline.NewAdmin(pool)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		d, err := admin.Show(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(pipeline.LiveStates, d.State) {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s is %s after 60s", id, d.State)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// lastCode answers the code of the run's last error.
+func lastCode(d *pipeline.RunDetail) string {
+	if d.LastError == nil {
+		return ""
+	}
+	return string(d.LastError.Code)
+}

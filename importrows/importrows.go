@@ -1,0 +1,73 @@
+package importrows
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// New declares an import job: each run reads the file its input names, a
+// page per step, into a table (Into) or an app function (Handle). The job is
+// a [pipeline.Job] like any other: enqueue it in a transaction, retry it,
+// see it in `pipe jobs show`.
+func New[In any](o Options[In]) (*pipeline.Job[In, Result], error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	im := &importer[In]{o: o}
+	return pipeline.NewJob(o.Name, o.Key, im.run, o.Job)
+}
+
+// MustNew is [New] that panics on a bad declaration, for package-level
+// variables.
+func MustNew[In any](o Options[In]) *pipeline.Job[In, Result] {
+	j, err := New(o)
+	if err != nil {
+		panic(err)
+	}
+	return j
+}
+
+// importer is one declared import; run is its body.
+type importer[In any] struct {
+	o Options[In]
+}
+
+// run plans the import, then works the pages until the file ends. Each page
+// is one step; a resumed run replays the pages it finished and goes on from
+// the next checkpoint.
+func (im *importer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
+	a, err := im.open(ctx, r)
+	if err != nil {
+		return Result{}, err
+	}
+	defer a.close()
+	if err := a.planStep(ctx); err != nil {
+		return Result{}, err
+	}
+	cur := cursor{Offset: a.plan.Start, Line: a.plan.Line}
+	page := 0
+	for ; !cur.Done; page++ {
+		if cur, err = a.pageStep(ctx, page, cur); err != nil {
+			return Result{}, err
+		}
+		if err := pipeline.Progress(ctx, a.progressDone(cur), a.progressTotal(), ""); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur), Pages: page, ErrorPrefix: a.errorPrefixURL()}, nil
+}
+
+// cursor is a page step's checkpoint: where the next page begins and the
+// run's totals so far. It never holds rows.
+type cursor struct {
+	Offset  int64 `json:"offset"` // the next byte, or the next row group
+	Line    int64 `json:"line"`   // the next record's line (row number for Parquet)
+	Rows    int64 `json:"rows"`
+	Refused int64 `json:"refused"`
+	Done    bool  `json:"done,omitempty"`
+}
+
+func pageName(page int) string { return fmt.Sprintf("page-%05d", page) }

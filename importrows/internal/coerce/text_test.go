@@ -1,0 +1,26 @@
+package coerce
+
+import "testing"
+
+func TestText(t *testing.T) {
+	runCases(t, "text", []tcase{
+		{str("  keep me  "), "  keep me  "},
+		{str("héllo ✓"), "héllo ✓"},
+		{num("1.50"), "1.50"},
+		{bln(true), "true"},
+		{bln(false), "false"},
+		{raw(`{"a":1}`), `"{""a"":1}"`},
+		{str("nul\x00"), refused},
+		{str("bad \xff utf8"), refused},
+	})
+	runCases(t, "character varying(3)", []tcase{
+		{str("abc"), "abc"},
+		{str("äöü"), "äöü"},
+		{str("abcd"), refused},
+		{str("ab  "), refused},
+	})
+	runCases(t, "varchar", []tcase{{str("unlimited"), "unlimited"}})
+	runCases(t, "char(2)", []tcase{{str("ab"), "ab"}, {str("a"), "a"}, {str("abc"), refused}})
+	runCases(t, "character", []tcase{{str("a"), "a"}, {str("ab"), refused}})
+	runCases(t, "bpchar", []tcase{{str("abc"), "abc"}})
+}

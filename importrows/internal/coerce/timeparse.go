@@ -1,0 +1,133 @@
+package coerce
+
+import (
+	"math"
+	"strconv"
+	"time"
+)
+
+// clock is a parsed time of day and UTC offset.
+type clock struct {
+	hour, min, sec int
+	micros         int64 // rounded as PostgreSQL rounds; may reach 1e6
+	off            int   // seconds east of UTC
+	hasOff         bool
+}
+
+// parseDate reads YYYY-MM-DD, a real day of the years 0001 to 9999, and
+// answers the rest of b.
+func parseDate(b []byte) (y, m, d int, rest []byte, ok bool) {
+	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
+		return 0, 0, 0, nil, false
+	}
+	y, ok1 := digits(b[0:4])
+	m, ok2 := digits(b[5:7])
+	d, ok3 := digits(b[8:10])
+	ok = ok1 && ok2 && ok3 && y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, time.Month(m))
+	return y, m, d, b[10:], ok
+}
+
+func daysIn(y int, m time.Month) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// parseClock reads HH:MM[:SS[.fraction]], HH up to 24, and, when zoned, an offset: Z, or
+// a sign and HH, HH:MM, HHMM or HH:MM:SS, at most 15:59:59 as PostgreSQL
+// allows.
+func parseClock(b []byte, zoned bool) (clock, bool) {
+	var k clock
+	if len(b) < 5 || b[2] != ':' {
+		return k, false
+	}
+	var ok1, ok2 bool
+	k.hour, ok1 = digits(b[0:2])
+	k.min, ok2 = digits(b[3:5])
+	if !ok1 || !ok2 || k.hour > 24 || k.min > 59 { // callers check 24
+		return k, false
+	}
+	b = b[5:]
+	if len(b) >= 3 && b[0] == ':' {
+		var ok bool
+		if k.sec, ok = digits(b[1:3]); !ok || k.sec > 59 {
+			return k, false
+		}
+		b = b[3:]
+		if len(b) > 0 && b[0] == '.' {
+			n := digitsEnd(b, 1)
+			if n == 1 {
+				return k, false
+			}
+			k.micros, b = fracMicros(b[:n]), b[n:]
+		}
+	}
+	if len(b) == 0 {
+		return k, true
+	}
+	if !zoned {
+		return k, false
+	}
+	k.hasOff = true
+	if len(b) == 1 && (b[0] == 'Z' || b[0] == 'z') {
+		return k, true
+	}
+	var ok bool
+	k.off, ok = parseOffset(b)
+	return k, ok
+}
+
+// fracMicros answers the microseconds of a fraction ".digits" as
+// PostgreSQL computes them: the fraction read as a double, times a million,
+// rounded half to even.
+func fracMicros(frac []byte) int64 {
+	if len(frac) <= 7 {
+		n, _ := digits(frac[1:])
+		for range 7 - len(frac) {
+			n *= 10
+		}
+		return int64(n)
+	}
+	f, _ := strconv.ParseFloat(string(frac), 64)
+	return int64(math.RoundToEven(f * 1e6))
+}
+
+func parseOffset(b []byte) (int, bool) {
+	if len(b) < 3 || (b[0] != '+' && b[0] != '-') {
+		return 0, false
+	}
+	h, ok := digits(b[1:3])
+	m, s := 0, 0
+	switch rest := b[3:]; {
+	case len(rest) == 0:
+	case len(rest) == 2:
+		m, ok = digits(rest)
+	case len(rest) == 3 && rest[0] == ':':
+		m, ok = digits(rest[1:])
+	case len(rest) == 6 && rest[0] == ':' && rest[3] == ':':
+		var ok2 bool
+		m, ok = digits(rest[1:3])
+		s, ok2 = digits(rest[4:6])
+		ok = ok && ok2
+	default:
+		return 0, false
+	}
+	if !ok || h > 15 || m > 59 || s > 59 {
+		return 0, false
+	}
+	off := h*3600 + m*60 + s
+	if b[0] == '-' {
+		off = -off
+	}
+	return off, true
+}
+
+// digits reads b, all ASCII digits, as a number.
+func digits(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, len(b) > 0
+}

@@ -1,0 +1,115 @@
+package pqread
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// File is an open Parquet file. Its methods may be called from several
+// goroutines; each ReadRowGroup call keeps its own buffers.
+type File struct {
+	pf       *parquet.File
+	src      *sourceReader
+	names    []string
+	fields   []field
+	leaves   int
+	firstRow []int64 // 1-based number of each row group's first row
+	refusal  error   // the schema's refusal, answered by Check
+}
+
+// Open reads the footer of the Parquet file of size bytes in r. A file that
+// is not Parquet, or whose footer is corrupt, is X_IMPORT_RECORD_INVALID; an
+// error of r itself is returned wrapped.
+func Open(r io.ReaderAt, size int64) (f *File, err error) {
+	src := &sourceReader{r: r}
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, src.blame(corrupt(fmt.Errorf("panic: %v", p), "the footer"))
+		}
+	}()
+	pf, err := parquet.OpenFile(src, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, src.blame(corrupt(err, "the footer"))
+	}
+	f = &File{pf: pf, src: src}
+	f.layout()
+	return f, nil
+}
+
+// layout names the columns, plans their reading and numbers the row groups.
+func (f *File) layout() {
+	root := f.pf.Root()
+	for _, c := range root.Columns() {
+		f.names = append(f.names, c.Name())
+	}
+	f.fields, f.refusal = planFields(root, f.pf.Metadata().Schema)
+	f.leaves = countLeaves(root)
+	next := int64(1)
+	for _, rg := range f.pf.RowGroups() {
+		f.firstRow = append(f.firstRow, next)
+		next += rg.NumRows()
+	}
+}
+
+// Columns answers the top-level field names in schema order.
+func (f *File) Columns() []string { return f.names }
+
+// Check refuses a schema with a field that cannot be read as one column:
+// X_IMPORT_HEADER_MISMATCH naming the first such field.
+func (f *File) Check() error { return f.refusal }
+
+// RowGroups answers the number of row groups.
+func (f *File) RowGroups() int { return len(f.firstRow) }
+
+// NumRows answers the number of rows in row group group.
+func (f *File) NumRows(group int) int64 {
+	if group < 0 || group >= len(f.firstRow) {
+		return 0
+	}
+	return f.pf.RowGroups()[group].NumRows()
+}
+
+// corrupt reports a file that cannot be read as Parquet at where. The cause
+// stays out of the message: parquet-go quotes the bytes it rejects.
+func corrupt(cause error, where string) *errcode.Error {
+	return errcode.Wrap(cause, errcode.ImportRecordInvalid, "parquet file: cannot read %s", where).
+		WithFix("check that the object is a complete Parquet file; re-export it if it was truncated or damaged")
+}
+
+// sourceReader remembers the first error of the underlying reader, so that
+// a failure of the object store is not mistaken for a corrupt file.
+type sourceReader struct {
+	r   io.ReaderAt
+	mu  sync.Mutex
+	err error
+}
+
+func (s *sourceReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := s.r.ReadAt(p, off)
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
+	}
+	return n, err
+}
+
+// blame answers the reader's first error, wrapped, if it has failed, and err
+// otherwise. The failure sticks: once the source has failed, a later error is
+// not trusted to mean a corrupt file.
+func (s *sourceReader) blame(err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		return err
+	}
+	return fmt.Errorf("read parquet file: %w", s.err)
+}

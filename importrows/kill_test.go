@@ -1,0 +1,134 @@
+package importrows_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// TestMain doubles as the kill test's worker process: re-executed with
+// PIPE_TEST_CHILD=import, the test binary works imports until SIGKILLed.
+func TestMain(m *testing.M) {
+	if os.Getenv("PIPE_TEST_CHILD") == "import" {
+		os.Exit(importChild())
+	}
+	os.Exit(m.Run())
+}
+
+// killJob imports into a table with no key: plain inserts, where a page
+// written twice would show as duplicate rows.
+func killJob(table string) *pipeline.Job[fileIn, importrows.Result] {
+	o := tableOptions(table)
+	o.Name = "kill." + table
+	o.PageBytes = 64 << 10
+	return importrows.MustNew(o)
+}
+
+func importChild() int {
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
+	if err != nil {
+		return 2
+	}
+	reg, _ := pipeline.NewRegistry(killJob("killed"))
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Lease: 500 * time.Millisecond,
+		PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond})
+	if err != nil || w.Start(ctx) != nil {
+		return 2
+	}
+	select {} // until SIGKILL
+}
+
+func TestSIGKILLMidImportResumesExactlyOnce(t *testing.T) {
+	ctx := context.Background()
+	url := fixtures.DBURL(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	ddl := `create table killed(id uuid, org_id uuid, total bigint, note text, created_at timestamptz);
+		create table clean(like killed)`
+	if _, err := pool.Exec(ctx, ddl); err != nil {
+		t.Fatal(err)
+	}
+	b := &bundle{pool: pool, dir: t.TempDir()}
+	in := b.put(t, "orders.csv", ordersCSV(60000))
+	job := killJob("killed")
+	res, err := job.Enqueue(ctx, pool, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), "PIPE_TEST_CHILD=import", "PIPE_TEST_DB_URL="+url)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	awaitPages(t, pool, res.ID, 5)
+	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Wait()
+	killedAt := count(t, b, `select count(*) from killed`)
+
+	startWorker(t, pool, job, killJob("clean"))
+	d := awaitSettled(t, pool, res.ID)
+	if d.State != "done" || d.Attempt < 2 {
+		t.Fatalf("%s on attempt %d %+v: want done after the killed attempt", d.State, d.Attempt, d.LastError)
+	}
+	if killedAt == 0 || killedAt >= 60000 {
+		t.Fatalf("%d rows when the worker was killed: the kill must land mid-import", killedAt)
+	}
+	cleanRun, _ := run(t, pool, killJob("clean"), fileIn{Bucket: in.Bucket, Key: in.Key, Run: "clean"})
+	if cleanRun.State != "done" {
+		t.Fatalf("clean import %s", cleanRun.State)
+	}
+	diff := count(t, b, `select count(*) from (
+		(select * from killed except all select * from clean) union all
+		(select * from clean except all select * from killed)) d`)
+	if diff != 0 || count(t, b, `select count(*) from killed`) != 60000 {
+		t.Fatalf("the resumed import differs from a clean one in %d rows", diff)
+	}
+	for _, s := range d.Steps {
+		if s.Executions != 1 {
+			t.Errorf("step %s committed %d times", s.Name, s.Executions)
+		}
+	}
+}
+
+// awaitPages waits until the run has committed n page steps.
+func awaitPages(t *testing.T, pool *pgxpool.Pool, id string, n int) {
+	t.Helper()
+	admin := pipeline.NewAdmin(pool)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		d, err := admin.Show(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages := 0
+		for _, s := range d.Steps {
+			if ok, _ := filepath.Match("page-*", s.Name); ok {
+				pages++
+			}
+		}
+		if pages >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d pages after 30s", pages)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

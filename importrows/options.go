@@ -1,0 +1,148 @@
+package importrows
+
+import (
+	"context"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// Defaults of [Options].
+const (
+	DefaultPageBytes      = 8 << 20
+	DefaultMaxRecordBytes = 64 << 10
+	DefaultMaxRowErrors   = 1000
+	DefaultBatch          = 500
+)
+
+// Options declare an import. Each field's comment gives its default; a fault
+// is refused by [New] with X_JOB_DECLARATION_INVALID naming every fault.
+type Options[In any] struct {
+	// Name is the job's durable name. Required.
+	Name string
+	// Key answers a run's idempotency key from its input. Required.
+	Key func(In) string
+	// Source answers the file a run imports. Required.
+	Source func(In) Source
+	// Columns are the declared columns: a CSV header must name exactly these,
+	// in any order; NDJSON keys must be among them; a Parquet file's columns
+	// must be exactly these. Nil with Into: the file's own columns (the CSV
+	// header, the Parquet schema, or the table's columns for NDJSON), each
+	// checked against the table. Nil with Handle is refused.
+	Columns []string
+	// ColumnsOf answers the columns per input instead of Columns (the CLI
+	// uses it). At most one of Columns and ColumnsOf.
+	ColumnsOf func(In) []string
+	// Types maps a column to its type for Handle (PostgreSQL spellings:
+	// "bigint", "uuid", "timestamptz", "numeric(10,2)", "text[]"...). Default
+	// "text". With Into, types come from the table and Types is refused.
+	Types map[string]string
+	// Into names the table the built-in writer fills: each page is COPYed
+	// into a staging table and upserted on Table.Key (plain insert without
+	// a key), committed with the page's checkpoint in one transaction, so
+	// each page lands exactly once. Exactly one of Into and Handle.
+	Into func(In) Table
+	// Handle receives the accepted rows of each page in batches of Batch
+	// rows. It is at-least-once per page: a page that dies after Handle and
+	// before its checkpoint runs again, so write idempotently (upsert).
+	Handle func(ctx context.Context, b Batch[In]) error
+	// Errors answers where refused rows are reported:
+	// <Prefix>/<runId>/errors-NNNNN.ndjson in Bucket. Required.
+	Errors func(In) Sink
+	// PageBytes is the size of one page, the unit of a step and its
+	// checkpoint. Default 8 MiB; at least 64 KiB.
+	PageBytes int64
+	// MaxRecordBytes refuses a record longer than this with
+	// X_IMPORT_RECORD_TOO_LARGE (usually an unclosed quote). Default 64 KiB.
+	MaxRecordBytes int
+	// MaxRowErrors is how many refused rows a run tolerates; one more fails
+	// it with X_IMPORT_TOO_MANY_ERRORS. Nil means 1000; a pointer to 0
+	// fails the run at the first refused row.
+	MaxRowErrors *int
+	// Batch is how many rows one Handle call receives. Default 500.
+	Batch int
+	// Job are the job options (queue, tenant, retry, timeout...).
+	Job pipeline.JobOptions[In]
+}
+
+// Source is the file one run imports.
+type Source struct {
+	// Bucket is the bucket's URL (see blob.Open): s3://, gs://, azblob://,
+	// file://, mem:// or a local directory.
+	Bucket string
+	// Key is the object's key in Bucket.
+	Key string
+	// Format is csv, ndjson or parquet. Default: from the key's extension
+	// (.csv, .tsv, .ndjson, .jsonl, .parquet, before any .gz or .zst).
+	Format Format
+	// Compression is auto (default: detected from the magic bytes), none,
+	// gzip or zstd.
+	Compression string
+	// Encoding is the text encoding of csv and ndjson: utf-8 (default; a
+	// BOM reads as nothing), utf-16 (with a BOM), utf-16le, utf-16be,
+	// latin-1 or windows-1252.
+	Encoding string
+	// Delimiter separates CSV fields. Default ',' (tab for .tsv).
+	Delimiter rune
+}
+
+// Format names a file format.
+type Format string
+
+// The formats an import reads.
+const (
+	CSV     Format = "csv"
+	NDJSON  Format = "ndjson"
+	Parquet Format = "parquet"
+)
+
+// Table is the target of the built-in table writer.
+type Table struct {
+	// Schema is the table's schema. Default: the search path.
+	Schema string
+	// Name is the table's name. Required.
+	Name string
+	// Key are the conflict columns of the upsert; a unique index or
+	// constraint on exactly these columns must exist. Empty: plain insert.
+	Key []string
+}
+
+// Sink is where refused rows are reported.
+type Sink struct {
+	// Bucket is the bucket's URL.
+	Bucket string
+	// Prefix is the key prefix; the report goes under <Prefix>/<runId>/.
+	Prefix string
+}
+
+// Batch is one call of a Handle: accepted rows of one page.
+type Batch[In any] struct {
+	// Input is the run's input.
+	Input In
+	// Page is the page's index from 0.
+	Page int
+	// Columns are the columns of each row, in declared order.
+	Columns []string
+	// Rows are the accepted, coerced rows: column name to value (nil for
+	// NULL; int64, float64, string (text and numeric), bool, uuid.UUID,
+	// time.Time, json.RawMessage, []byte, []any).
+	Rows []Row
+}
+
+// Row is one accepted row.
+type Row map[string]any
+
+// Result is what an import run answers.
+type Result struct {
+	// Rows counts rows written; Refused counts rows refused (each one is in
+	// the error report).
+	Rows    int64 `json:"rows"`
+	Refused int64 `json:"refused"`
+	// Bytes counts the bytes read: the file's size (decoded size for a
+	// compressed or re-encoded text file).
+	Bytes int64 `json:"bytes"`
+	// Pages counts the page steps.
+	Pages int `json:"pages"`
+	// ErrorPrefix is where the error report's parts are:
+	// <Bucket>/<Prefix>/<runId>/.
+	ErrorPrefix string `json:"errorPrefix"`
+}

@@ -1,0 +1,169 @@
+package importrows
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// stageTable is the name of a page's staging table: temporary, dropped at
+// the page's commit.
+const stageTable = `"pipe_import_stage"`
+
+// tableWriter writes one page's rows into the target inside the page's
+// transaction: COPY into a staging table, then one upsert on the key (or COPY
+// straight into the table when there is no key).
+type tableWriter struct {
+	table   string   // quoted, qualified
+	columns []string // the COPY column order
+	key     []string
+}
+
+// write streams produce's COPY-CSV output into the table and answers the
+// rows the statement wrote. produce runs in its own goroutine while
+// PostgreSQL reads, so parsing and loading overlap.
+func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, produce func(io.Writer) error) (int64, error) {
+	into := w.table
+	if len(w.key) > 0 {
+		into = stageTable
+		stmt := fmt.Sprintf("create temp table %s on commit drop as select %s from %s with no data", stageTable, w.list(""), w.table)
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return 0, err
+		}
+	}
+	n, err := w.copy(ctx, tx, into, produce)
+	if err != nil || len(w.key) == 0 {
+		return n, err
+	}
+	return w.upsert(ctx, tx)
+}
+
+func (w *tableWriter) copy(ctx context.Context, tx pgx.Tx, into string, produce func(io.Writer) error) (int64, error) {
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := produce(pw)
+		pw.CloseWithError(err)
+		done <- err
+	}()
+	stmt := fmt.Sprintf("copy %s (%s) from stdin (format csv)", into, w.list(""))
+	tag, err := tx.Conn().PgConn().CopyFrom(ctx, pr, stmt)
+	pr.CloseWithError(errCopyEnded) // unblock a producer the server stopped reading
+	if perr := <-done; perr != nil && !errors.Is(perr, errCopyEnded) {
+		return 0, perr
+	}
+	if err != nil {
+		return 0, refusedWrite(err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+var errCopyEnded = errors.New("copy ended")
+
+// upsert moves the staging rows into the table. Two rows of one page with one
+// key cannot both be upserted by one statement; then the last of them wins,
+// as it would have across pages.
+func (w *tableWriter) upsert(ctx context.Context, tx pgx.Tx) (int64, error) {
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	tag, err := sp.Exec(ctx, w.upsertSQL(false))
+	if err == nil {
+		return tag.RowsAffected(), sp.Commit(ctx)
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "21000" {
+		return 0, refusedWrite(err)
+	}
+	if err := sp.Rollback(ctx); err != nil {
+		return 0, err
+	}
+	tag, err = tx.Exec(ctx, w.upsertSQL(true))
+	if err != nil {
+		return 0, refusedWrite(err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// upsertSQL is the statement; lastWins keeps only the last staged row of
+// each key (the staging heap is in file order).
+func (w *tableWriter) upsertSQL(lastWins bool) string {
+	from := fmt.Sprintf("select %s from %s", w.list(""), stageTable)
+	if lastWins {
+		key := w.quoted(w.key)
+		from = fmt.Sprintf("select distinct on (%s) %s from %s order by %s, ctid desc",
+			key, w.list(""), stageTable, key)
+	}
+	return fmt.Sprintf("insert into %s (%s) %s on conflict (%s) %s",
+		w.table, w.list(""), from, w.quoted(w.key), w.onConflict())
+}
+
+func (w *tableWriter) onConflict() string {
+	var set []string
+	for _, c := range w.columns {
+		if !contains(w.key, c) {
+			q := pgx.Identifier{c}.Sanitize()
+			set = append(set, q+" = excluded."+q)
+		}
+	}
+	if len(set) == 0 {
+		return "do nothing"
+	}
+	return "do update set " + strings.Join(set, ", ")
+}
+
+func (w *tableWriter) list(prefix string) string { return w.quotedWith(prefix, w.columns) }
+
+func (w *tableWriter) quoted(cols []string) string { return w.quotedWith("", cols) }
+
+func (w *tableWriter) quotedWith(prefix string, cols []string) string {
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = prefix + pgx.Identifier{c}.Sanitize()
+	}
+	return strings.Join(q, ", ")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedWrite names a write the database refused by its SQLSTATE and the
+// constraint, never by the server's detail, which quotes the row.
+func refusedWrite(err error) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	class := pe.Code[:2]
+	if class != "22" && class != "23" {
+		return err
+	}
+	e := errcode.New(errcode.ImportWriteRefused, "import: the table refused a row of the page (SQLSTATE %s%s)", pe.Code, constraintNote(pe)).
+		WithFix("fix the rows the constraint refuses, or relax the constraint; the page was not written").
+		WithMeta("sqlstate", pe.Code)
+	if pe.ConstraintName != "" {
+		e = e.WithMeta("constraint", pe.ConstraintName)
+	}
+	return e
+}
+
+func constraintNote(pe *pgconn.PgError) string {
+	if pe.ConstraintName == "" {
+		return ""
+	}
+	return ", constraint " + pe.ConstraintName
+}

@@ -1,0 +1,131 @@
+package importrows
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/importrows/internal/split"
+)
+
+// window answers how many bytes a page reads: PageBytes, or more when a
+// record may be longer than a page.
+func (a *attempt[In]) window() int {
+	return int(max(a.im.o.PageBytes, int64(a.im.o.MaxRecordBytes)+2))
+}
+
+func (a *attempt[In]) splitter() split.Splitter {
+	s := split.Splitter{MaxRecord: a.im.o.MaxRecordBytes}
+	if a.plan.Format == CSV {
+		s.Quote = '"'
+	}
+	return s
+}
+
+func (a *attempt[In]) decoder() rowDecoder {
+	if a.plan.Format == NDJSON {
+		return newNDJSONDecoder(a.cols)
+	}
+	return &csvDecoder{parser: split.FieldParser{Delim: a.plan.Delimiter[0], Quote: '"'}, n: len(a.cols)}
+}
+
+// newPageRows prepares one page's row accounting and its report part.
+func (a *attempt[In]) newPageRows(page int, cur cursor, sink rowSink) (*pageRows, error) {
+	key, err := reportKey(a.sink.Prefix, a.run.RunID, page)
+	if err != nil {
+		return nil, err
+	}
+	return &pageRows{
+		dec: a.decoder(), sink: sink, rep: &report{bucket: a.errs, key: key},
+		before: cur.Refused, max: a.maxRowErrors(),
+	}, nil
+}
+
+// scanText reads the page at cur and passes each record to rows; it answers
+// the checkpoint after the page's last whole record.
+func (a *attempt[In]) scanText(ctx context.Context, cur cursor, rows *pageRows) (cursor, error) {
+	data, eof, err := a.text.read(ctx, cur.Offset, a.window())
+	if err != nil {
+		return cur, err
+	}
+	sp := a.splitter()
+	consumed, lines, err := sp.Scan(data, cur.Offset, cur.Line, eof, func(rec []byte, off, line int64) error {
+		return rows.record(ctx, rec, off, line)
+	})
+	if err != nil {
+		return cur, err
+	}
+	return cursor{
+		Offset: cur.Offset + int64(consumed), Line: cur.Line + lines,
+		Rows: cur.Rows + rows.rows, Refused: cur.Refused + rows.refused,
+		Done: eof && consumed == len(data),
+	}, nil
+}
+
+// tablePage is one page of the table writer, inside the page's transaction:
+// the rows go through COPY while the page is parsed, then the report part is
+// stored, then the step commits the rows and the checkpoint together.
+func (a *attempt[In]) tablePage(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
+	if a.plan.Format == Parquet {
+		return a.parquetTablePage(ctx, tx, page, cur)
+	}
+	sink := &copySink{cols: a.cols}
+	rows, err := a.newPageRows(page, cur, sink)
+	if err != nil {
+		return cur, err
+	}
+	var next cursor
+	w := a.tableWriter()
+	_, err = w.write(ctx, tx, func(out io.Writer) error {
+		sink.w = out
+		var err error
+		if next, err = a.scanText(ctx, cur, rows); err != nil {
+			return err
+		}
+		return sink.flush()
+	})
+	return next, a.settleReport(rows.rep, err)
+}
+
+// settleReport stores the page's report part; on a failed page it stores it
+// only when the failure is the refusal limit (the report explains it).
+func (a *attempt[In]) settleReport(rep *report, err error) error {
+	if err == nil || isTooMany(err) {
+		if ferr := rep.finish(); ferr != nil {
+			return errors.Join(err, ferr)
+		}
+		return err
+	}
+	rep.abort(err)
+	return err
+}
+
+func (a *attempt[In]) tableWriter() *tableWriter {
+	return &tableWriter{table: a.plan.Table, columns: a.plan.Columns, key: a.plan.Key}
+}
+
+// handlePage is one page for the app's Handle: at least once.
+func (a *attempt[In]) handlePage(ctx context.Context, page int, cur cursor) (cursor, error) {
+	if a.plan.Format == Parquet {
+		return a.parquetHandlePage(ctx, page, cur)
+	}
+	sink := a.handleSink(page)
+	rows, err := a.newPageRows(page, cur, sink)
+	if err != nil {
+		return cur, err
+	}
+	next, err := a.scanText(ctx, cur, rows)
+	if err == nil {
+		err = sink.flush(ctx)
+	}
+	return next, a.settleReport(rows.rep, err)
+}
+
+func (a *attempt[In]) handleSink(page int) *handleSink[In] {
+	return &handleSink[In]{
+		cols: a.cols, size: a.im.o.Batch, handle: a.im.o.Handle,
+		batch: Batch[In]{Input: a.run.Input, Page: page, Columns: a.plan.Columns},
+	}
+}
