@@ -7,7 +7,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pipekit/pipe/blob"
-	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -24,17 +23,26 @@ type attempt[In any] struct {
 	text   pageSource
 	cols   []column
 	pq     *parquetFile
+	lim    Limits
 }
 
 func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
+	if im.o.Check != nil {
+		if err := im.o.Check(r.Input); err != nil {
+			return nil, err
+		}
+	}
 	a := &attempt[In]{im: im, run: r, src: im.o.Source(r.Input), sink: im.o.Errors(r.Input)}
+	var err error
+	if a.lim, err = im.o.limits(r.Input); err != nil {
+		return nil, err
+	}
 	if err := blob.ValidateKey(a.src.Key); err != nil {
 		return nil, err
 	}
 	if _, err := blob.JoinKey(a.sink.Prefix, r.RunID); err != nil {
 		return nil, err
 	}
-	var err error
 	if a.bucket, err = blob.Open(ctx, a.src.Bucket); err != nil {
 		return nil, err
 	}
@@ -164,22 +172,14 @@ func (a *attempt[In]) errorPrefix() string {
 	return k
 }
 
-func (a *attempt[In]) errorPrefixURL() string {
-	return a.errs.URL() + " " + a.errorPrefix() + "/"
-}
-
 func (a *attempt[In]) progressTotal() int64 {
-	if a.plan.Format == Parquet {
+	switch {
+	case a.plan.Format == Parquet:
 		return int64(a.plan.RowGroups)
+	case a.plan.Stream:
+		return 0 // the decoded size is not known before the end
 	}
 	return a.plan.Size
-}
-
-func (a *attempt[In]) progressDone(c cursor) int64 {
-	if a.plan.Format != Parquet && a.plan.Stream && c.Done {
-		return a.plan.Size
-	}
-	return min(c.Offset, a.progressTotal())
 }
 
 func (a *attempt[In]) bytesRead(c cursor) int64 {
@@ -189,7 +189,5 @@ func (a *attempt[In]) bytesRead(c cursor) int64 {
 	return c.Offset
 }
 
-// maxRowErrors answers the declared tolerance.
-func (a *attempt[In]) maxRowErrors() int64 { return int64(*a.im.o.MaxRowErrors) }
-
-var _ = errcode.Invariant
+// maxRowErrors answers the run's tolerance.
+func (a *attempt[In]) maxRowErrors() int64 { return int64(*a.lim.MaxRowErrors) }

@@ -25,7 +25,7 @@ func (a *attempt[In]) readHeader(ctx context.Context, p *plan) ([]string, error)
 	}
 	var names []string
 	parser := split.FieldParser{Delim: p.Delimiter[0], Quote: '"'}
-	sp := split.Splitter{Quote: '"', MaxRecord: a.im.o.MaxRecordBytes}
+	sp := split.Splitter{Quote: '"', MaxRecord: a.lim.MaxRecordBytes}
 	consumed, lines, err := sp.Scan(data, 0, 1, eof, func(rec []byte, off, line int64) error {
 		if names != nil {
 			p.Start, p.Line = off, line

@@ -53,11 +53,11 @@ func (im *importer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 		if cur, err = a.pageStep(ctx, page, cur); err != nil {
 			return Result{}, err
 		}
-		if err := pipeline.Progress(ctx, a.progressDone(cur), a.progressTotal(), ""); err != nil {
+		if err := pipeline.Progress(ctx, cur.Offset, a.progressTotal(), progressNote(cur)); err != nil {
 			return Result{}, err
 		}
 	}
-	return Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur), Pages: page, ErrorPrefix: a.errorPrefixURL()}, nil
+	return Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur), Pages: page, ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}, nil
 }
 
 // cursor is a page step's checkpoint: where the next page begins and the
@@ -71,3 +71,8 @@ type cursor struct {
 }
 
 func pageName(page int) string { return fmt.Sprintf("page-%05d", page) }
+
+// progressNote is the run's progress note: rows so far.
+func progressNote(c cursor) string {
+	return fmt.Sprintf("%d rows written, %d refused", c.Rows, c.Refused)
+}

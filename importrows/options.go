@@ -21,6 +21,9 @@ type Options[In any] struct {
 	Name string
 	// Key answers a run's idempotency key from its input. Required.
 	Key func(In) string
+	// Check refuses an input before the run reads anything (its error
+	// fails the attempt; give it a terminal code). Nil: no check.
+	Check func(In) error
 	// Source answers the file a run imports. Required.
 	Source func(In) Source
 	// Columns are the declared columns: a CSV header must name exactly these,
@@ -60,8 +63,19 @@ type Options[In any] struct {
 	MaxRowErrors *int
 	// Batch is how many rows one Handle call receives. Default 500.
 	Batch int
+	// LimitsOf answers per-run overrides of PageBytes, MaxRecordBytes and
+	// MaxRowErrors (the CLI passes its flags through it). Nil: none.
+	LimitsOf func(In) Limits
 	// Job are the job options (queue, tenant, retry, timeout...).
 	Job pipeline.JobOptions[In]
+}
+
+// Limits override the declared limits for one run; a zero field (nil for
+// MaxRowErrors) keeps the declared value.
+type Limits struct {
+	PageBytes      int64 `json:"pageBytes,omitempty"`
+	MaxRecordBytes int   `json:"maxRecordBytes,omitempty"`
+	MaxRowErrors   *int  `json:"maxRowErrors,omitempty"`
 }
 
 // Source is the file one run imports.
@@ -142,7 +156,9 @@ type Result struct {
 	Bytes int64 `json:"bytes"`
 	// Pages counts the page steps.
 	Pages int `json:"pages"`
-	// ErrorPrefix is where the error report's parts are:
-	// <Bucket>/<Prefix>/<runId>/.
+	// ErrorBucket and ErrorPrefix say where the error report's parts are:
+	// the keys under ErrorPrefix (<Prefix>/<runId>/) in ErrorBucket. A run
+	// with no refused row writes no part.
+	ErrorBucket string `json:"errorBucket"`
 	ErrorPrefix string `json:"errorPrefix"`
 }

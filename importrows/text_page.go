@@ -13,11 +13,11 @@ import (
 // window answers how many bytes a page reads: PageBytes, or more when a
 // record may be longer than a page.
 func (a *attempt[In]) window() int {
-	return int(max(a.im.o.PageBytes, int64(a.im.o.MaxRecordBytes)+2))
+	return int(max(a.lim.PageBytes, int64(a.lim.MaxRecordBytes)+2))
 }
 
 func (a *attempt[In]) splitter() split.Splitter {
-	s := split.Splitter{MaxRecord: a.im.o.MaxRecordBytes}
+	s := split.Splitter{MaxRecord: a.lim.MaxRecordBytes}
 	if a.plan.Format == CSV {
 		s.Quote = '"'
 	}

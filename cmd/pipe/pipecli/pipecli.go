@@ -118,6 +118,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.devCommand(),
 		a.demoCommand(),
 		a.benchCommand(),
+		a.importCommand(),
 	)
 	return root
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -81,13 +81,15 @@ func (f workerFlags) config(c *cobra.Command) (pipeline.WorkerConfig, error) {
 	return cfg, nil
 }
 
-// registry answers the registry of the jobs this pipe was built with.
+// registry answers the registry of pipe's own jobs (pipe.import) and the
+// jobs this pipe was built with.
 func (a *app) registry() (*pipeline.Registry, error) {
-	if len(a.opts.Jobs) == 0 {
-		return nil, errcode.New(errcode.ConfigInvalid, "this pipe has no jobs registered").
-			WithFix("build your own pipe that registers your jobs: pipecli.Execute(ctx, os.Args[1:], pipecli.Options{Jobs: ...})")
-	}
-	return pipeline.NewRegistry(a.opts.Jobs...)
+	return pipeline.NewRegistry(append(stockJobs(), a.opts.Jobs...)...)
+}
+
+// stockJobs are the jobs every pipe runs: the ones its commands enqueue.
+func stockJobs() []pipeline.Registrable {
+	return []pipeline.Registrable{importrows.TableJob()}
 }
 
 // logger answers the worker's logger: text on stderr, JSON with --json.

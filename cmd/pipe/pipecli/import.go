@@ -1,0 +1,139 @@
+package pipecli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/importrows"
+)
+
+// importFlags are the import command's flags.
+type importFlags struct {
+	into, format, encoding, compression, delimiter, errors string
+	key, columns                                           []string
+	maxRowErrors                                           int
+	pageBytes                                              int64
+	wait                                                   bool
+}
+
+func (a *app) importCommand() *cobra.Command {
+	var f importFlags
+	c := &cobra.Command{
+		Use:   "import SOURCE --into TABLE",
+		Short: "Import a CSV, NDJSON or Parquet file into a table",
+		Long: "import enqueues a run of pipe.import that reads SOURCE (s3://, gs://, azblob://, file://,\n" +
+			"mem:// or a local path) a page at a time into TABLE: COPY into a staging table and an upsert\n" +
+			"on --key (plain insert without), each page committed with its checkpoint, so a killed run\n" +
+			"resumes at its last page and writes no row twice. Refused rows go to an NDJSON report\n" +
+			"(--errors, default beside the source as KEY.errors/RUN/errors-NNNNN.ndjson), never with\n" +
+			"their values. Columns default to the file's own, checked against the table.\n" +
+			"Without --wait it prints the run's id for the fleet's `pipe worker`s; with --wait it runs the\n" +
+			"import in this process, draws its progress on a terminal, and exits non-zero with the\n" +
+			"error code when the import fails.",
+		Args: exactArgs("SOURCE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			in, err := f.input(c, args[0])
+			if err != nil {
+				return err
+			}
+			return a.runImport(c, in, f.wait)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.into, "into", "", "the table to import into, as table or schema.table (required)")
+	fl.StringSliceVar(&f.key, "key", nil, "upsert on these columns (a unique index must cover exactly them); default plain insert")
+	fl.StringVar(&f.format, "format", "", "csv, ndjson or parquet; default from the file's extension")
+	fl.StringSliceVar(&f.columns, "columns", nil, "the columns the file must hold; default the file's own, checked against the table")
+	fl.StringVar(&f.encoding, "encoding", "", "utf-8 (default), utf-16, utf-16le, utf-16be, latin-1 or windows-1252")
+	fl.StringVar(&f.compression, "compression", "auto", "auto, none, gzip or zstd")
+	fl.StringVar(&f.delimiter, "delimiter", "", "the CSV field delimiter; default ',' (tab for .tsv)")
+	fl.StringVar(&f.errors, "errors", "", "URL prefix of the refused-rows report; default beside the source")
+	fl.IntVar(&f.maxRowErrors, "max-row-errors", importrows.DefaultMaxRowErrors, "refused rows tolerated before the run fails (0 allowed)")
+	fl.Int64Var(&f.pageBytes, "page-bytes", importrows.DefaultPageBytes, "bytes per page, the unit of a step and its checkpoint (at least 65536)")
+	fl.BoolVar(&f.wait, "wait", false, "run the import in this process and wait for it")
+	_ = c.MarkFlagRequired("into")
+	return c
+}
+
+// input answers the run's input; a local path becomes absolute, so a worker
+// elsewhere on the machine finds the same file.
+func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImport, error) {
+	if !strings.Contains(source, "://") {
+		abs, err := filepath.Abs(source)
+		if err != nil {
+			return importrows.FileImport{}, usageError(c, "SOURCE is not a usable path")
+		}
+		source = abs
+	}
+	schema, table := splitTable(f.into)
+	mre := f.maxRowErrors
+	in := importrows.FileImport{
+		Source: source, Schema: schema, Table: table, Key: f.key, Columns: f.columns,
+		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
+		Delimiter: f.delimiter, Errors: f.errors,
+		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre},
+	}
+	if f.maxRowErrors < 0 || f.pageBytes < 64<<10 {
+		return in, usageError(c, "--max-row-errors is negative or --page-bytes is below 65536")
+	}
+	return in, in.Check()
+}
+
+// splitTable splits schema.table; a name without a dot is in the search path.
+func splitTable(s string) (schema, table string) {
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return "", s
+}
+
+// importQueued is what import prints without --wait.
+type importQueued struct {
+	ID      string `json:"id"`
+	RunID   string `json:"runId"`
+	Deduped bool   `json:"deduped"`
+}
+
+func (a *app) runImport(c *cobra.Command, in importrows.FileImport, wait bool) error {
+	ctx := c.Context()
+	pool, err := a.connect(ctx, migrated)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	job := importrows.TableJob()
+	res, err := job.Enqueue(ctx, pool, in)
+	if err != nil {
+		return err
+	}
+	if !wait {
+		return a.emit(importQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped},
+			fmt.Sprintf("enqueued %s run %s; a `pipe worker` runs it (see `pipe jobs show %s`)", job.Name(), res.ID, res.ID))
+	}
+	bar := newProgressBar(a.stderr)
+	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, bar.watch)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	if err := runError(d); err != nil {
+		return err
+	}
+	var out importrows.Result
+	if err := json.Unmarshal(d.Result, &out); err != nil {
+		return err
+	}
+	return a.emit(out, importLine(res.ID, out))
+}
+
+func importLine(id string, r importrows.Result) string {
+	s := fmt.Sprintf("imported %d rows (%d refused) from %d bytes in %d pages; run %s", r.Rows, r.Refused, r.Bytes, r.Pages, id)
+	if r.Refused > 0 {
+		s += fmt.Sprintf("\nrefused rows are reported under %s in %s", r.ErrorPrefix, r.ErrorBucket)
+	}
+	return s
+}

@@ -1,0 +1,82 @@
+package pipecli
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// inProcessPoll is how often a command working a run in-process looks at it.
+const inProcessPoll = 100 * time.Millisecond
+
+// workInProcess runs a worker over job in this process until the run id
+// settles, calling watch with the run at each look (for a progress bar),
+// and answers the settled run. The worker is drained before it returns.
+func (a *app) workInProcess(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, queue, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
+	reg, err := pipeline.NewRegistry(job)
+	if err != nil {
+		return nil, err
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
+		Registry: reg, Queues: map[string]int{queue: 1},
+		PollInterval: demoPoll, IdlePollMax: demoIdleMax, NoWake: true,
+		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Start(ctx); err != nil {
+		return nil, err
+	}
+	defer func() {
+		drainCtx, cancel := context.WithTimeout(context.Background(), demoDrain)
+		defer cancel()
+		_ = w.Shutdown(drainCtx)
+	}()
+	return awaitRun(ctx, pipeline.NewAdmin(pool), id, watch)
+}
+
+// awaitRun polls the run until it leaves the live states.
+func awaitRun(ctx context.Context, adm *pipeline.Admin, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
+	tick := time.NewTicker(inProcessPoll)
+	defer tick.Stop()
+	for {
+		d, err := adm.Show(ctx, id)
+		if err != nil && ctx.Err() == nil {
+			return nil, err
+		}
+		if err == nil {
+			if watch != nil {
+				watch(d)
+			}
+			if !slices.Contains(pipeline.LiveStates, d.State) {
+				return d, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errcode.Wrap(ctx.Err(), errcode.Aborted, "stopped waiting for run %s", id).
+				WithFix("the run goes on under any worker: `pipe jobs show " + id + "`")
+		case <-tick.C:
+		}
+	}
+}
+
+// runError answers the coded error a run that did not end done ended with.
+func runError(d *pipeline.RunDetail) error {
+	if d.State == "done" {
+		return nil
+	}
+	if d.LastError == nil {
+		return errcode.New(errcode.Invariant, "run %s ended %s", d.ID, d.State).
+			WithFix("`pipe jobs show " + d.ID + "`")
+	}
+	return errcode.New(errcode.Code(d.LastError.Code), "run %s ended %s: %s", d.ID, d.State, d.LastError.Message).
+		WithFix(d.LastError.Fix)
+}

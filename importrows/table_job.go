@@ -1,0 +1,99 @@
+package importrows
+
+import (
+	"strings"
+
+	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// TableJobName is the durable name of [TableJob].
+const TableJobName = "pipe.import"
+
+// FileImport is the input of [TableJob]: one file into one table, with
+// every choice in the input. `pipe import` enqueues it; an app can too, for
+// files it did not declare an import for.
+type FileImport struct {
+	// Source is the file's URL: s3://bucket/key?region=..., gs://,
+	// azblob://, file:///dir/name.csv, mem://name/key or a local path.
+	Source string `json:"source"`
+	// Schema, Table and Key name the table and the upsert key (empty: plain
+	// insert).
+	Schema string   `json:"schema,omitempty"`
+	Table  string   `json:"table"`
+	Key    []string `json:"key,omitempty"`
+	// Columns are the declared columns; empty: the file's own, checked
+	// against the table.
+	Columns []string `json:"columns,omitempty"`
+	// Format, Compression, Encoding and Delimiter are as in [Source].
+	Format      Format `json:"format,omitempty"`
+	Compression string `json:"compression,omitempty"`
+	Encoding    string `json:"encoding,omitempty"`
+	Delimiter   string `json:"delimiter,omitempty"`
+	// Errors is the URL prefix of the error report. Default: beside the
+	// source, <key>.errors.
+	Errors string `json:"errors,omitempty"`
+	// Limits override the defaults.
+	Limits Limits `json:"limits"`
+}
+
+// TableJob answers the stock import job, pipe.import, that `pipe import`
+// enqueues and `pipe worker` runs: each run imports the file its input
+// names into the table it names, with the table writer.
+func TableJob() *pipeline.Job[FileImport, Result] {
+	return MustNew(Options[FileImport]{
+		Name: TableJobName,
+		Key: func(in FileImport) string {
+			return in.Source + " -> " + Table{Schema: in.Schema, Name: in.Table}.ident()
+		},
+		Check:    FileImport.Check,
+		Source:   FileImport.source,
+		Into:     func(in FileImport) Table { return Table{Schema: in.Schema, Name: in.Table, Key: in.Key} },
+		Errors:   FileImport.sink,
+		LimitsOf: func(in FileImport) Limits { return in.Limits },
+		ColumnsOf: func(in FileImport) []string {
+			return in.Columns
+		},
+		Job: pipeline.JobOptions[FileImport]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
+	})
+}
+
+// Check refuses an input the import cannot run: a source or report URL
+// that does not parse, a hostile key, no table, a bad delimiter.
+func (in FileImport) Check() error {
+	if _, _, err := blob.SplitURL(in.Source); err != nil {
+		return err
+	}
+	if in.Errors != "" {
+		if _, _, err := blob.SplitURL(in.Errors); err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(in.Table) == "" {
+		return errcode.New(errcode.JobInputInvalid, "import: no table is named").WithFix("name the table to import into")
+	}
+	if len([]rune(in.Delimiter)) > 1 {
+		return errcode.New(errcode.JobInputInvalid, "import: the delimiter is more than one character").
+			WithFix("use one character: ',', ';', '|' or a tab")
+	}
+	return nil
+}
+
+func (in FileImport) source() Source {
+	bucket, key, _ := blob.SplitURL(in.Source) // Check refused a bad URL
+	var delim rune
+	if in.Delimiter != "" {
+		delim = []rune(in.Delimiter)[0]
+	}
+	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim}
+}
+
+func (in FileImport) sink() Sink {
+	if in.Errors == "" {
+		bucket, key, _ := blob.SplitURL(in.Source)
+		return Sink{Bucket: bucket, Prefix: key + ".errors"}
+	}
+	bucket, prefix, _ := blob.SplitURL(in.Errors)
+	return Sink{Bucket: bucket, Prefix: prefix}
+}
