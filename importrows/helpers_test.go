@@ -33,7 +33,7 @@ type bundle struct {
 	dir  string
 }
 
-func setup(t *testing.T, ddl string) *bundle {
+func setup(t testing.TB, ddl string) *bundle {
 	t.Helper()
 	pool := fixtures.DB(t)
 	if ddl != "" {
@@ -45,7 +45,7 @@ func setup(t *testing.T, ddl string) *bundle {
 }
 
 // put writes a file into the bundle's bucket directory.
-func (b *bundle) put(t *testing.T, key string, data []byte) fileIn {
+func (b *bundle) put(t testing.TB, key string, data []byte) fileIn {
 	t.Helper()
 	p := filepath.Join(b.dir, filepath.FromSlash(key))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -71,7 +71,7 @@ func tableOptions(table string, key ...string) importrows.Options[fileIn] {
 
 // run enqueues in, works it with a worker until it settles and answers the
 // run and its result.
-func run[In any](t *testing.T, pool *pgxpool.Pool, job *pipeline.Job[In, importrows.Result], in In) (*pipeline.RunDetail, importrows.Result) {
+func run[In any](t testing.TB, pool *pgxpool.Pool, job *pipeline.Job[In, importrows.Result], in In) (*pipeline.RunDetail, importrows.Result) {
 	t.Helper()
 	ctx := context.Background()
 	res, err := job.Enqueue(ctx, pool, in)
@@ -89,7 +89,7 @@ func run[In any](t *testing.T, pool *pgxpool.Pool, job *pipeline.Job[In, importr
 	return d, out
 }
 
-func startWorker(t *testing.T, pool *pgxpool.Pool, jobs ...pipeline.Registrable) {
+func startWorker(t testing.TB, pool *pgxpool.Pool, jobs ...pipeline.Registrable) {
 	t.Helper()
 	reg, err := pipeline.NewRegistry(jobs...)
 	if err != nil {
@@ -112,7 +112,7 @@ func startWorker(t *testing.T, pool *pgxpool.Pool, jobs ...pipeline.Registrable)
 	})
 }
 
-func awaitSettled(t *testing.T, pool *pgxpool.Pool, id string) *pipeline.RunDetail {
+func awaitSettled(t testing.TB, pool *pgxpool.Pool, id string) *pipeline.RunDetail {
 	t.Helper()
 	admin := pipeline.NewAdmin(pool)
 	deadline := time.Now().Add(60 * time.Second)

@@ -9,13 +9,16 @@ import (
 	"os"
 
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
+	"github.com/pipekit/pipe/internal/importbench"
 	"github.com/pipekit/pipe/internal/jobbench"
 	"github.com/pipekit/pipe/pipeline"
 )
 
 func main() {
-	// `pipe bench jobs` re-executes pipe as its cross-process helper.
+	// `pipe bench jobs` and `pipe bench import` re-execute pipe as their
+	// helper processes.
 	jobbench.HelperMain()
+	importbench.HelperMain()
 	jobs := []pipeline.Registrable{pipecli.DemoJob()}
 	os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{Jobs: jobs}))
 }

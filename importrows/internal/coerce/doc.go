@@ -29,7 +29,7 @@
 //   - Text: valid UTF-8 without NUL, within the declared length; a Number
 //     or JSON cell is its JSON text, a Bool cell true or false. A value
 //     longer than the length is refused even when the excess is spaces
-//     (which PostgreSQL would cut).
+//     (which PostgreSQL would cut); character(n) is not padded here.
 //   - Integers: [sign] digits in range of the width (leading zeros allowed);
 //     no fraction, exponent or underscore. A Number cell may be any number
 //     of integral value (1.0, 1e3, not 1.5 or 1e-1).

@@ -1,10 +1,6 @@
 package coerce
 
-import (
-	"encoding/hex"
-
-	"github.com/google/uuid"
-)
+import "github.com/google/uuid"
 
 // uuidOf reads c as a UUID: 32 hex digits in any case, bare or in the
 // canonical 8-4-4-4-12 groups, optionally in braces — forms PostgreSQL
@@ -18,23 +14,24 @@ func uuidOf(c Cell) (uuid.UUID, bool) {
 	if len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' {
 		b = b[1 : len(b)-1]
 	}
-	switch len(b) {
-	case 32:
-		_, err := hex.Decode(u[:], b)
-		return u, err == nil
-	case 36:
-		if b[8] != '-' || b[13] != '-' || b[18] != '-' || b[23] != '-' {
-			return u, false
-		}
-		for i, g := range [...][2]int{{0, 8}, {9, 13}, {14, 18}, {19, 23}, {24, 36}} {
-			at := [...]int{0, 4, 6, 8, 10}[i]
-			if _, err := hex.Decode(u[at:], b[g[0]:g[1]]); err != nil {
+	dashed := len(b) == 36
+	if !dashed && len(b) != 32 {
+		return u, false
+	}
+	for i, j := 0, 0; i < 16; i, j = i+1, j+2 {
+		if dashed && (j == 8 || j == 13 || j == 18 || j == 23) {
+			if b[j] != '-' {
 				return u, false
 			}
+			j++
 		}
-		return u, true
+		hi, lo := hexValue(b[j]), hexValue(b[j+1])
+		if hi < 0 || lo < 0 {
+			return u, false
+		}
+		u[i] = byte(hi<<4 | lo)
 	}
-	return u, false
+	return u, true
 }
 
 // appendUUID appends the canonical lowercase 8-4-4-4-12 form.
@@ -43,11 +40,12 @@ func appendUUID(dst []byte, c Cell) ([]byte, bool) {
 	if !ok {
 		return dst, false
 	}
-	for i, g := range [...][2]int{{0, 4}, {4, 6}, {6, 8}, {8, 10}, {10, 16}} {
-		if i > 0 {
+	const digits = "0123456789abcdef"
+	for i, x := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
 			dst = append(dst, '-')
 		}
-		dst = hex.AppendEncode(dst, u[g[0]:g[1]])
+		dst = append(dst, digits[x>>4], digits[x&15])
 	}
 	return dst, true
 }

@@ -1,0 +1,55 @@
+package pipecli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/internal/importbench"
+)
+
+func (a *app) benchImportCommand() *cobra.Command {
+	var o importbench.Options
+	c := &cobra.Command{
+		Use:   "import",
+		Short: "Measure pipe import beside COPY + upsert",
+		Long: "bench import generates the anchors' orders file (--rows, default 1,000,000: about 117 MB\n" +
+			"with quoted commas, doubled quotes, newlines in quotes and multibyte text), or reads --file,\n" +
+			"then times the anchor — COPY into a staging table and one INSERT ... ON CONFLICT DO UPDATE\n" +
+			"in one transaction — and `pipe import` with upsert and checkpoints, run in a helper process\n" +
+			"whose peak RSS it reports. It uses the table pipe_bench_orders and drops it after.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if o.Rows < 0 || (o.PageBytes != 0 && o.PageBytes < 64<<10) {
+				return usageError(c, "--rows is negative or --page-bytes is below 65536")
+			}
+			pool, err := a.connect(c.Context(), migrated)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			url, _, err := a.resolveURL(c.Context())
+			if err != nil {
+				return err
+			}
+			out := a.stdout
+			if a.json {
+				out = io.Discard
+			}
+			res, err := importbench.Run(c.Context(), pool, url, o, out)
+			if err != nil {
+				return benchErr(err)
+			}
+			if a.json {
+				return printJSON(a.stdout, res)
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.IntVar(&o.Rows, "rows", 0, "orders in the generated file (default 1000000)")
+	fl.StringVar(&o.File, "file", "", "import this orders CSV instead of generating one")
+	fl.Int64Var(&o.PageBytes, "page-bytes", 0, "the import's page size (default 8 MiB)")
+	fl.BoolVar(&o.SkipAnchor, "skip-anchor", false, "skip the copy+upsert anchor")
+	return c
+}

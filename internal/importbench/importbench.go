@@ -1,0 +1,152 @@
+// Package importbench measures `pipe import` beside its anchor: the
+// 1,000,000-row orders file of the anchors' generator, imported with
+// upsert semantics and checkpoints, against COPY into a staging table and
+// one INSERT ... ON CONFLICT in one transaction (import-anchors.sh's
+// copy+upsert). The import runs in a helper process of its own, so its
+// peak resident memory is the import's alone.
+package importbench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/importrows"
+)
+
+// Options configure [Run]. Each field's comment gives its default.
+type Options struct {
+	// Rows is how many orders the generated file holds. Default 1,000,000.
+	Rows int
+	// File imports this CSV (header id,org_id,total,note,created_at)
+	// instead of generating one.
+	File string
+	// PageBytes is the import's page size. Default importrows' 8 MiB.
+	PageBytes int64
+	// SkipAnchor skips the copy+upsert anchor.
+	SkipAnchor bool
+}
+
+// Result is the figures of one Run.
+type Result struct {
+	Rows          int64   `json:"rows"`
+	FileBytes     int64   `json:"fileBytes"`
+	AnchorSeconds float64 `json:"anchorSeconds,omitempty"`
+	ImportSeconds float64 `json:"importSeconds"`
+	PeakRSSMiB    float64 `json:"peakRssMiB"`
+	Pages         int     `json:"pages"`
+}
+
+// Run measures the anchor, then the import, printing a line per figure to
+// out. url is the database the helper process connects to (pool's).
+func Run(ctx context.Context, pool *pgxpool.Pool, url string, o Options, out io.Writer) (Result, error) {
+	var res Result
+	if !helperCapable.Load() {
+		return res, errors.New("the import figure needs the program to call importbench.HelperMain at the start of main")
+	}
+	path, cleanup, err := o.file()
+	if err != nil {
+		return res, err
+	}
+	defer cleanup()
+	if fi, err := os.Stat(path); err == nil {
+		res.FileBytes = fi.Size()
+	}
+	defer pool.Exec(context.Background(), `drop table if exists `+table)
+	if !o.SkipAnchor {
+		if err := anchor(ctx, pool, path, &res, out); err != nil {
+			return res, err
+		}
+	}
+	return res, measureImport(ctx, pool, url, path, o, &res, out)
+}
+
+// file answers the CSV to import: the given one, or a generated one that
+// cleanup removes.
+func (o Options) file() (string, func(), error) {
+	if o.File != "" {
+		return o.File, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "pipe-bench-import-")
+	if err != nil {
+		return "", nil, err
+	}
+	path := filepath.Join(dir, "orders.csv")
+	n := o.Rows
+	if n == 0 {
+		n = 1_000_000
+	}
+	if err := writeOrdersFile(path, n); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return path, func() { os.RemoveAll(dir) }, nil
+}
+
+func anchor(ctx context.Context, pool *pgxpool.Pool, path string, res *Result, out io.Writer) error {
+	if _, err := pool.Exec(ctx, tableDDL); err != nil {
+		return err
+	}
+	d, n, err := copyUpsert(ctx, pool, path)
+	if err != nil {
+		return fmt.Errorf("copy+upsert anchor: %w", err)
+	}
+	res.AnchorSeconds = d.Seconds()
+	fmt.Fprintf(out, "copy+upsert (anchor): %d rows in %.2f s (%.0f rows/s)\n", n, d.Seconds(), float64(n)/d.Seconds())
+	return nil
+}
+
+// measureImport runs `pipe import` semantics in the helper process on a
+// fresh table and reads the helper's peak RSS from the kernel.
+func measureImport(ctx context.Context, pool *pgxpool.Pool, url, path string, o Options, res *Result, out io.Writer) error {
+	if _, err := pool.Exec(ctx, tableDDL); err != nil {
+		return err
+	}
+	in := importrows.FileImport{Source: path, Table: table, Key: []string{"id"},
+		Errors: filepath.Join(filepath.Dir(path), "errors"), Limits: importrows.Limits{PageBytes: o.PageBytes}}
+	raw, _ := json.Marshal(in)
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), envHelper+"=1", envURL+"="+url, envInput+"="+string(raw))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("import helper: %w: %s", err, stderr.String())
+	}
+	var rep helperReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		return fmt.Errorf("import helper said %q: %w", stdout.String(), err)
+	}
+	if rep.State != "done" {
+		return fmt.Errorf("the bench import ended %s with %s", rep.State, rep.Code)
+	}
+	res.Rows, res.ImportSeconds, res.Pages = rep.Result.Rows, rep.Seconds, rep.Result.Pages
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		res.PeakRSSMiB = float64(ru.Maxrss) / 1024 // Linux reports KiB
+	}
+	fmt.Fprintf(out, "import: %d rows in %.2f s (%.0f rows/s), %d pages, peak rss %.0f MiB%s\n",
+		res.Rows, res.ImportSeconds, float64(res.Rows)/res.ImportSeconds, res.Pages, res.PeakRSSMiB, ratio(res))
+	return nil
+}
+
+func ratio(r *Result) string {
+	if r.AnchorSeconds == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %.2fx the anchor's time", r.ImportSeconds/r.AnchorSeconds)
+}
+
+var _ = time.Second
