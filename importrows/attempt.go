@@ -24,6 +24,8 @@ type attempt[In any] struct {
 	cols   []column
 	pq     *parquetFile
 	lim    Limits
+	// copyBuf is the COPY chunk every page of the attempt reuses.
+	copyBuf []byte
 }
 
 func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {

@@ -68,6 +68,8 @@ type cursor struct {
 	Rows    int64 `json:"rows"`
 	Refused int64 `json:"refused"`
 	Done    bool  `json:"done,omitempty"`
+	// Staged: a key conflicted, so pages go through the staging table.
+	Staged bool `json:"staged,omitempty"`
 }
 
 func pageName(page int) string { return fmt.Sprintf("page-%05d", page) }

@@ -2,9 +2,7 @@ package importrows
 
 import (
 	"context"
-	"io"
 
-	"github.com/jackc/pgx/v5"
 
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
@@ -105,24 +103,6 @@ func pqCell(v pqread.Value) coerce.Cell {
 		return coerce.Cell{Kind: coerce.JSON, Bytes: v.Text}
 	}
 	return coerce.Cell{Kind: coerce.Null}
-}
-
-func (a *attempt[In]) parquetTablePage(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
-	sink := &copySink{cols: a.cols}
-	rows, err := a.newPageRows(page, cur, sink)
-	if err != nil {
-		return cur, err
-	}
-	var next cursor
-	_, err = a.tableWriter().write(ctx, tx, func(out io.Writer) error {
-		sink.w = out
-		var err error
-		if next, err = a.parquetRows(ctx, cur, rows); err != nil {
-			return err
-		}
-		return sink.flush()
-	})
-	return next, a.settleReport(rows.rep, err)
 }
 
 func (a *attempt[In]) parquetHandlePage(ctx context.Context, page int, cur cursor) (cursor, error) {

@@ -28,10 +28,12 @@ type tableWriter struct {
 
 // write streams produce's COPY-CSV output into the table and answers the
 // rows the statement wrote. produce runs in its own goroutine while
-// PostgreSQL reads, so parsing and loading overlap.
-func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, produce func(io.Writer) error) (int64, error) {
+// PostgreSQL reads, so parsing and loading overlap. direct COPYs straight
+// into the table even with a key: the caller tries it in a savepoint and
+// falls back to the upsert when a key conflicts.
+func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, direct bool, produce func(io.Writer) error) (int64, error) {
 	into := w.table
-	if len(w.key) > 0 {
+	if len(w.key) > 0 && !direct {
 		into = stageTable
 		stmt := fmt.Sprintf("create temp table %s on commit drop as select %s from %s with no data", stageTable, w.list(""), w.table)
 		if _, err := tx.Exec(ctx, stmt); err != nil {
@@ -39,7 +41,7 @@ func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, produce func(io.Writ
 		}
 	}
 	n, err := w.copy(ctx, tx, into, produce)
-	if err != nil || len(w.key) == 0 {
+	if err != nil || len(w.key) == 0 || direct {
 		return n, err
 	}
 	return w.upsert(ctx, tx)
@@ -166,4 +168,11 @@ func constraintNote(pe *pgconn.PgError) string {
 		return ""
 	}
 	return ", constraint " + pe.ConstraintName
+}
+
+// isKeyConflict reports a write refused by a unique index: the direct COPY
+// met a row that is already there (or twice in the page).
+func isKeyConflict(err error) bool {
+	e, ok := errcode.As(err)
+	return ok && e.Code == errcode.ImportWriteRefused && e.Meta["sqlstate"] == "23505"
 }

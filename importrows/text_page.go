@@ -57,36 +57,72 @@ func (a *attempt[In]) scanText(ctx context.Context, cur cursor, rows *pageRows) 
 	if err != nil {
 		return cur, err
 	}
-	return cursor{
-		Offset: cur.Offset + int64(consumed), Line: cur.Line + lines,
-		Rows: cur.Rows + rows.rows, Refused: cur.Refused + rows.refused,
-		Done: eof && consumed == len(data),
-	}, nil
+	next := cur
+	next.Offset, next.Line = cur.Offset+int64(consumed), cur.Line+lines
+	next.Rows, next.Refused = cur.Rows+rows.rows, cur.Refused+rows.refused
+	next.Done = eof && consumed == len(data)
+	return next, nil
 }
+
+// fill reads one page at cur into rows and answers the next checkpoint.
+type fill func(ctx context.Context, cur cursor, rows *pageRows) (cursor, error)
 
 // tablePage is one page of the table writer, inside the page's transaction:
 // the rows go through COPY while the page is parsed, then the report part is
 // stored, then the step commits the rows and the checkpoint together.
+//
+// With a key, a page is first COPYed straight into the table in a
+// savepoint — the fast path while the table holds none of the file's keys,
+// as on a first import. A key conflict rolls the savepoint back and the page
+// goes again through the staging table and the upsert, as does every later
+// page of the run.
 func (a *attempt[In]) tablePage(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
+	f := fill(a.scanText)
 	if a.plan.Format == Parquet {
-		return a.parquetTablePage(ctx, tx, page, cur)
+		f = a.parquetRows
 	}
-	sink := &copySink{cols: a.cols}
-	rows, err := a.newPageRows(page, cur, sink)
+	if len(a.plan.Key) == 0 || cur.Staged {
+		next, rep, err := a.loadPage(ctx, tx, page, cur, f, len(a.plan.Key) == 0)
+		return next, a.settleReport(rep, err)
+	}
+	sp, err := tx.Begin(ctx)
 	if err != nil {
 		return cur, err
 	}
+	next, rep, err := a.loadPage(ctx, sp, page, cur, f, true)
+	if err == nil {
+		err = sp.Commit(ctx)
+	}
+	if !isKeyConflict(err) {
+		return next, a.settleReport(rep, err)
+	}
+	rep.abort(err)
+	if err := sp.Rollback(ctx); err != nil {
+		return cur, err
+	}
+	cur.Staged = true
+	next, rep, err = a.loadPage(ctx, tx, page, cur, f, false)
+	return next, a.settleReport(rep, err)
+}
+
+// loadPage COPYs one page: into the table (direct) or into the staging
+// table and upserted. The report part is left for the caller to settle.
+func (a *attempt[In]) loadPage(ctx context.Context, tx pgx.Tx, page int, cur cursor, f fill, direct bool) (cursor, *report, error) {
+	sink := a.copySink()
+	rows, err := a.newPageRows(page, cur, sink)
+	if err != nil {
+		return cur, &report{}, err
+	}
 	var next cursor
-	w := a.tableWriter()
-	_, err = w.write(ctx, tx, func(out io.Writer) error {
+	_, err = a.tableWriter().write(ctx, tx, direct, func(out io.Writer) error {
 		sink.w = out
 		var err error
-		if next, err = a.scanText(ctx, cur, rows); err != nil {
+		if next, err = f(ctx, cur, rows); err != nil {
 			return err
 		}
 		return sink.flush()
 	})
-	return next, a.settleReport(rows.rep, err)
+	return next, rows.rep, err
 }
 
 // settleReport stores the page's report part; on a failed page it stores it
@@ -128,4 +164,12 @@ func (a *attempt[In]) handleSink(page int) *handleSink[In] {
 		cols: a.cols, size: a.im.o.Batch, handle: a.im.o.Handle,
 		batch: Batch[In]{Input: a.run.Input, Page: page, Columns: a.plan.Columns},
 	}
+}
+
+// copySink answers the page's COPY encoder over the attempt's chunk.
+func (a *attempt[In]) copySink() *copySink {
+	if a.copyBuf == nil {
+		a.copyBuf = make([]byte, 0, copyChunk+DefaultMaxRecordBytes)
+	}
+	return &copySink{cols: a.cols, buf: a.copyBuf[:0]}
 }

@@ -49,6 +49,8 @@ type helperReport struct {
 	Code    string            `json:"code,omitempty"`
 	Seconds float64           `json:"seconds"`
 	Result  importrows.Result `json:"result"`
+	// AnonKiB is the highest anonymous resident memory sampled.
+	AnonKiB int64 `json:"anonKiB"`
 }
 
 func serveHelper(ctx context.Context, out io.Writer) error {
@@ -62,6 +64,8 @@ func serveHelper(ctx context.Context, out io.Writer) error {
 	}
 	defer pool.Close()
 	job := importrows.TableJob()
+	stop := make(chan struct{})
+	peak := anonPeak(stop)
 	start := time.Now()
 	res, err := job.Enqueue(ctx, pool, in)
 	if err != nil {
@@ -71,7 +75,8 @@ func serveHelper(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rep := helperReport{State: d.State, Seconds: time.Since(start).Seconds()}
+	close(stop)
+	rep := helperReport{State: d.State, Seconds: time.Since(start).Seconds(), AnonKiB: peak.Load()}
 	if d.LastError != nil && d.State != "done" {
 		rep.Code = d.LastError.Code
 	}
