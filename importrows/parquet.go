@@ -3,7 +3,6 @@ package importrows
 import (
 	"context"
 
-
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"

@@ -80,11 +80,12 @@ func testPanickingWrite(t *testing.T, b *blob.Bucket, _ Backend) {
 	RequireContent(t, b, "keep", []byte("intact"))
 }
 
-// testLargeAbortedWrite writes past one upload part (S3's is 5 MiB) before
-// failing, so that multi-part uploads are aborted too.
+// testLargeAbortedWrite writes past one upload part (8 MiB in the AWS SDK's
+// transfer manager) before failing, so that multi-part uploads are aborted
+// too.
 func testLargeAbortedWrite(t *testing.T, b *blob.Bucket, _ Backend) {
 	Put(t, b, "keep", []byte("intact"))
-	big := make([]byte, 6<<20)
+	big := make([]byte, 9<<20)
 	for _, key := range []string{"keep", "big"} {
 		err := b.Write(context.Background(), key, blob.WriteOptions{}, failAfter(big))
 		if !errors.Is(err, errMidway) {

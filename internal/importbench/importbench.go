@@ -47,7 +47,7 @@ type Result struct {
 	// PeakAnonMiB is the import's own memory: the peak of the helper's
 	// anonymous resident memory, without the binary's code paged in.
 	PeakAnonMiB float64 `json:"peakAnonMiB"`
-	Pages         int     `json:"pages"`
+	Pages       int     `json:"pages"`
 }
 
 // Run measures the anchor, then the import, printing a line per figure to

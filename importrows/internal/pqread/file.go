@@ -27,7 +27,7 @@ type File struct {
 // is not Parquet, or whose footer is corrupt, is X_IMPORT_RECORD_INVALID; an
 // error of r itself is returned wrapped.
 func Open(r io.ReaderAt, size int64) (f *File, err error) {
-	src := &sourceReader{r: r}
+	src := &sourceReader{r: r, size: size}
 	defer func() {
 		if p := recover(); p != nil {
 			f, err = nil, src.blame(corrupt(fmt.Errorf("panic: %v", p), "the footer"))
@@ -83,14 +83,24 @@ func corrupt(cause error, where string) *errcode.Error {
 }
 
 // sourceReader remembers the first error of the underlying reader, so that
-// a failure of the object store is not mistaken for a corrupt file.
+// a failure of the object store is not mistaken for a corrupt file. A read
+// outside the file is the file's fault (an offset in it is wrong) and is not
+// remembered.
 type sourceReader struct {
-	r   io.ReaderAt
-	mu  sync.Mutex
-	err error
+	r    io.ReaderAt
+	size int64
+	mu   sync.Mutex
+	err  error
 }
 
 func (s *sourceReader) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > s.size {
+		return 0, errOutside
+	}
+	short := off > s.size-int64(len(p))
+	if short {
+		p = p[:s.size-off]
+	}
 	n, err := s.r.ReadAt(p, off)
 	if err != nil && !errors.Is(err, io.EOF) {
 		s.mu.Lock()
@@ -99,8 +109,13 @@ func (s *sourceReader) ReadAt(p []byte, off int64) (int, error) {
 		}
 		s.mu.Unlock()
 	}
+	if short && err == nil {
+		err = io.EOF
+	}
 	return n, err
 }
+
+var errOutside = errors.New("read outside the file")
 
 // blame answers the reader's first error, wrapped, if it has failed, and err
 // otherwise. The failure sticks: once the source has failed, a later error is
