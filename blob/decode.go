@@ -16,7 +16,8 @@ import (
 // UTF-8 passes through untouched and unchecked; a leading UTF-8 byte order
 // mark is left for the caller (an import's splitter drops it). UTF-16 is
 // transcoded, its byte order mark consumed; [EncodingUTF16] requires one,
-// while utf-16le and utf-16be take one if present. An unpaired surrogate,
+// while utf-16le and utf-16be take one if present (and a mark of the
+// other order wins). An unpaired surrogate,
 // an odd trailing byte or a missing required mark is X_ENCODING_INVALID
 // from Read, which never quotes the input. Latin-1 and Windows-1252 map
 // every byte and cannot fail. r's own errors pass through unchanged.

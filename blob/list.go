@@ -22,8 +22,10 @@ type Object struct {
 // List answers every object whose key starts with prefix, sorted by key,
 // reading the store's pages until the end. An empty prefix lists the whole
 // bucket; "dir/" lists under dir. A prefix is validated as a key is, but
-// may end with "/"; a refused one is X_BLOB_KEY_INVALID. File buckets hide
-// their in-flight temporary files.
+// may end with "/"; a refused one is X_BLOB_KEY_INVALID. Keys are listed
+// as the store holds them, so one written by another tool may be listed
+// that [ValidateKey] then refuses to read. File buckets hide their
+// in-flight temporary files.
 func (b *Bucket) List(ctx context.Context, prefix string) ([]Object, error) {
 	if err := b.checkPrefix(prefix); err != nil {
 		return nil, err

@@ -31,7 +31,8 @@ var fileDefaults = map[string]string{
 // use s3://bucket?endpoint=https://host&use_path_style=true&region=r.
 // Credentials come from the environment as each driver documents.
 //
-// A file bucket's directory is created if missing. An unknown scheme or a
+// A file bucket's directory is created if missing. mem://name buckets are
+// shared by name for the life of the process. An unknown scheme or a
 // malformed URL is X_BLOB_URL_INVALID.
 func Open(ctx context.Context, url string) (*Bucket, error) {
 	scheme := schemeOf(url)

@@ -57,25 +57,27 @@ func Run(t *testing.T, be Backend) {
 	}
 }
 
-// HostileKeys are keys [blob.ValidateKey] must refuse, by what is wrong
-// with them.
-var HostileKeys = map[string]string{
-	"parent":          "../x",
-	"inner parent":    "a/../b",
-	"absolute":        "/etc/passwd",
-	"empty segment":   "a//b",
-	"backslash":       `a\b`,
-	"NUL":             "a\x00b",
-	"newline":         "a\nb",
-	"DEL":             "a\x7fb",
-	"empty":           "",
-	"dot":             ".",
-	"dot segment":     "a/./b",
-	"trailing slash":  "x/",
-	"too long":        strings.Repeat("k", blob.MaxKeyLen+1),
-	"invalid UTF-8":   "a\xffb",
-	"parent alone":    "..",
-	"trailing parent": "a/..",
+// HostileKeys answers keys [blob.ValidateKey] must refuse, by what is
+// wrong with them.
+func HostileKeys() map[string]string {
+	return map[string]string{
+		"parent":          "../x",
+		"inner parent":    "a/../b",
+		"absolute":        "/etc/passwd",
+		"empty segment":   "a//b",
+		"backslash":       `a\b`,
+		"NUL":             "a\x00b",
+		"newline":         "a\nb",
+		"DEL":             "a\x7fb",
+		"empty":           "",
+		"dot":             ".",
+		"dot segment":     "a/./b",
+		"trailing slash":  "x/",
+		"too long":        strings.Repeat("k", blob.MaxKeyLen+1),
+		"invalid UTF-8":   "a\xffb",
+		"parent alone":    "..",
+		"trailing parent": "a/..",
+	}
 }
 
 // RequireCode fails t unless err carries code.

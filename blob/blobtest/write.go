@@ -98,7 +98,7 @@ func testLargeAbortedWrite(t *testing.T, b *blob.Bucket, _ Backend) {
 
 func testHostileKeys(t *testing.T, b *blob.Bucket, _ Backend) {
 	ctx := context.Background()
-	for name, key := range HostileKeys {
+	for name, key := range HostileKeys() {
 		calls := map[string]error{
 			"Write":  b.WriteBytes(ctx, key, digits, blob.WriteOptions{}),
 			"Delete": b.Delete(ctx, key),
