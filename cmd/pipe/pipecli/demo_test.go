@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -21,7 +22,14 @@ func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
 	b := setup(t)
 	r := b.pipe(t, "demo", "--json")
 	wantOK(t, r)
-	d := decode[pipeline.RunDetail](t, r.stdout)
+	rep := decode[struct {
+		Import  importrows.Result
+		Onboard pipeline.RunDetail
+	}](t, r.stdout)
+	if rep.Import.Rows != 20000 || rep.Import.Refused != 2 {
+		t.Fatalf("the demo import wrote %d rows and refused %d; want 20000 and 2", rep.Import.Rows, rep.Import.Refused)
+	}
+	d := rep.Onboard
 	if d.State != "done" || d.Attempt != 2 {
 		t.Fatalf("the demo run is %s after attempt %d, want done after 2", d.State, d.Attempt)
 	}
@@ -46,6 +54,9 @@ func TestDemoTextShowsJournalAndSteps(t *testing.T) {
 		if !hasRow(r.stdout, row...) {
 			t.Fatalf("demo output lacks the row %q:\n%s", row, r.stdout)
 		}
+	}
+	if !strings.Contains(r.stdout, "imported 20000 rows into demo_orders") || !strings.Contains(r.stdout, "2 rows refused") {
+		t.Fatalf("the demo does not tell its import:\n%s", r.stdout)
 	}
 	if !strings.Contains(r.stdout, "attempt.failed") {
 		t.Fatalf("the journal lacks the failed attempt:\n%s", r.stdout)

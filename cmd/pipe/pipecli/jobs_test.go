@@ -1,6 +1,7 @@
 package pipecli_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -187,7 +188,10 @@ func TestRetryFromStepRunsItAgain(t *testing.T) {
 	b := setup(t)
 	demo := b.pipe(t, "demo", "--json")
 	wantOK(t, demo)
-	id := decode[pipeline.RunDetail](t, demo.stdout).ID
+	id := decode[struct {
+		Import  json.RawMessage
+		Onboard pipeline.RunDetail
+	}](t, demo.stdout).Onboard.ID
 
 	wantError(t, b.pipe(t, "jobs", "retry", id, "--from-step", "no-such-step"), 1, "X_STEP_NOT_FOUND")
 	retry := b.pipe(t, "jobs", "retry", id, "--from-step", "send-welcome")

@@ -1,0 +1,75 @@
+package pipecli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/internal/importbench"
+)
+
+// demoRows is how many orders the demo imports; two more rows are refused
+// on purpose.
+const demoRows = 20_000
+
+const demoOrdersDDL = `drop table if exists demo_orders;
+create table demo_orders(id uuid primary key, org_id uuid not null, total bigint not null, note text, created_at timestamptz not null)`
+
+// demoImport writes an orders CSV with two bad rows into a directory of its
+// own, imports it into demo_orders with pipe.import worked in this process,
+// and answers the result and the directory.
+func (a *app) demoImport(ctx context.Context, pool *pgxpool.Pool) (*importrows.Result, string, error) {
+	dir, err := os.MkdirTemp("", "pipe-demo-")
+	if err != nil {
+		return nil, "", err
+	}
+	path := filepath.Join(dir, "orders.csv")
+	if err := writeDemoOrders(path); err != nil {
+		return nil, dir, err
+	}
+	if _, err := pool.Exec(ctx, demoOrdersDDL); err != nil {
+		return nil, dir, err
+	}
+	job := importrows.TableJob()
+	in := importrows.FileImport{Source: path, Table: "demo_orders", Key: []string{"id"},
+		Limits: importrows.Limits{PageBytes: 512 << 10}}
+	res, err := job.Enqueue(ctx, pool, in)
+	if err != nil {
+		return nil, dir, err
+	}
+	a.say("importing %s into demo_orders (run %s)…\n", path, res.ID)
+	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, nil)
+	if err != nil {
+		return nil, dir, err
+	}
+	if err := runError(d); err != nil {
+		return nil, dir, err
+	}
+	var out importrows.Result
+	return &out, dir, json.Unmarshal(d.Result, &out)
+}
+
+// writeDemoOrders writes the orders with two rows a table would refuse: a
+// total that is not a number and a timestamp that is not a time.
+func writeDemoOrders(path string) error {
+	var b bytes.Buffer
+	if err := importbench.WriteOrders(&b, demoRows, 11); err != nil {
+		return err
+	}
+	b.WriteString("00000000-0000-4000-8000-00000000000a,00000000-0000-4000-8000-00000000000b,twelve,bad total,2026-01-01T00:00:00Z\n")
+	b.WriteString("00000000-0000-4000-8000-00000000000c,00000000-0000-4000-8000-00000000000d,12,bad time,yesterday\n")
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// narrateImport prints what the import did.
+func (a *app) narrateImport(r *importrows.Result, dir string) {
+	fmt.Fprintf(a.stdout, "imported %d rows into demo_orders in %d pages (%d bytes); %d rows refused.\n", r.Rows, r.Pages, r.Bytes, r.Refused)
+	fmt.Fprintf(a.stdout, "The refused rows are reported, without their values, under %s\n\n",
+		filepath.Join(dir, filepath.FromSlash(r.ErrorPrefix)))
+}
