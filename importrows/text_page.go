@@ -25,8 +25,11 @@ func (a *attempt[In]) splitter() split.Splitter {
 }
 
 func (a *attempt[In]) decoder() rowDecoder {
-	if a.plan.Format == NDJSON {
+	switch a.plan.Format {
+	case NDJSON:
 		return newNDJSONDecoder(a.cols)
+	case Parquet:
+		return nil // parquet rows come decoded
 	}
 	return &csvDecoder{parser: split.FieldParser{Delim: a.plan.Delimiter[0], Quote: '"'}, n: len(a.cols)}
 }

@@ -54,8 +54,6 @@ func annotated(lt format.LogicalTypeValue, kind parquet.Kind, length int) conver
 		return when(kind == parquet.FixedLenByteArray && length == 16, convUUID)
 	case *format.DateType:
 		return when(kind == parquet.Int32, convDate)
-	case *format.NullType:
-		return convNull
 	case *format.IntType:
 		return intConverter(lt, kind)
 	case *format.DecimalType:

@@ -1,6 +1,7 @@
 package pqread_test
 
 import (
+	"bytes"
 	"math"
 	"math/big"
 	"testing"
@@ -8,7 +9,11 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/importrows/internal/pqread"
 )
 
 var (
@@ -169,4 +174,27 @@ func TestLegacyConvertedTypes(t *testing.T) {
 	want := []string{`1: s:ü | s:2026-03-01 | s:2026-03-01T12:00:00.5Z | s:2026-03-01T12:00:00.5Z | n:-0.05 | j:[1] | n:255 | s:00:00:00.001 | j:[-3,4] | s:B | n:12.345`}
 	equalRows(t, readAll(t, open(t, data)), want)
 	equalRows(t, readAll(t, open(t, legacy)), want)
+}
+
+// A column annotated NULL reads as nulls.
+func TestNullType(t *testing.T) {
+	t.Parallel()
+	node := parquet.Leaf(annotatedType{parquet.Int32Type, &format.LogicalType{Value: &format.NullType{}}})
+	schema := parquet.NewSchema("t", parquet.Group{"a": parquet.Int(32), "n": parquet.Optional(node)})
+	data := encode(t, schema, []parquet.Row{{lv(parquet.Int32Value(1), 0, 0, 0), null(0, 1)}})
+	equalRows(t, readAll(t, open(t, data)), []string{"1: n:1 | NULL"})
+}
+
+// A leaf whose type parquet-go cannot read is refused, not read as nulls.
+func TestUnreadableType(t *testing.T) {
+	t.Parallel()
+	schema := parquet.NewSchema("t", parquet.Group{"f": parquet.Leaf(parquet.FixedLenByteArrayType(4))})
+	data := rewriteFooter(t, encode(t, schema, []parquet.Row{{lv(fixed(1, 2, 3, 4), 0, 0, 0)}}), func(md *format.FileMetaData) {
+		md.Schema[1].TypeLength = thrift.Null[int32]{}
+	})
+	f, err := pqread.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	wantCode(t, f.Check(), errcode.ImportHeaderMismatch)
 }

@@ -18,8 +18,9 @@
 //
 // A row group is the importer's page: it checkpoints after each one. Rows
 // are read in batches of 256, so memory is bounded by a batch and the pages
-// it spans, never by the file. A Value's Text is valid until the callback
-// returns.
+// it spans, never by the file (though a damaged page header can make
+// parquet-go allocate the page size it claims, up to 2 GiB, before the read
+// fails). A Value's Text is valid until the callback returns.
 //
 // # Values
 //

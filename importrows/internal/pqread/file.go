@@ -11,8 +11,8 @@ import (
 	"github.com/pipekit/pipe/errcode"
 )
 
-// File is an open Parquet file. Its methods may be called from several
-// goroutines; each ReadRowGroup call keeps its own buffers.
+// File is an open Parquet file. Each ReadRowGroup call keeps its own
+// buffers, but a File is meant to be read by one goroutine at a time.
 type File struct {
 	pf       *parquet.File
 	src      *sourceReader

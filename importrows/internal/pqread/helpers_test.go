@@ -139,7 +139,17 @@ func float16Node() parquet.Node {
 	return parquet.Leaf(annotatedType{parquet.FixedLenByteArrayType(2), &format.LogicalType{Value: &format.Float16Type{}}})
 }
 
-// twoLevelList is a legacy LIST group whose repeated child is the element.
-type twoLevelList struct{ parquet.Group }
+// annotatedGroup is a group with the annotation of typ, to write a LIST or
+// MAP in a layout parquet-go's own nodes do not: a legacy two-level list, a
+// map with an optional key.
+type annotatedGroup struct {
+	parquet.Group
+	typ parquet.Type
+}
 
-func (twoLevelList) Type() parquet.Type { return parquet.List(parquet.String()).Type() }
+func (g annotatedGroup) Type() parquet.Type { return g.typ }
+
+var (
+	listType = parquet.List(parquet.String()).Type()
+	mapType  = parquet.Map(parquet.String(), parquet.String()).Type()
+)

@@ -1,19 +1,23 @@
 package pqread_test
 
 import (
+	"context"
 	"math"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/importrows/internal/pqread"
 )
 
 var nestedSchema = parquet.NewSchema("t", parquet.Group{
-	"a_list":   parquet.Optional(parquet.List(parquet.Optional(parquet.Int(32)))),                          // leaf 0, max def 3
-	"b_strs":   parquet.List(parquet.String()),                                                             // leaf 1, max def 1
-	"c_rep":    parquet.Repeated(parquet.Leaf(parquet.DoubleType)),                                         // leaf 2, max def 1
-	"d_legacy": parquet.Optional(twoLevelList{parquet.Group{"array": parquet.Repeated(parquet.String())}}), // leaf 3, max def 2
-	"e_map":    parquet.Optional(parquet.Map(parquet.String(), parquet.Optional(parquet.Int(64)))),         // leaves 4 and 5, max def 2 and 3
-	"f_json":   parquet.List(parquet.Optional(parquet.JSON())),                                             // leaf 6, max def 2
+	"a_list":   parquet.Optional(parquet.List(parquet.Optional(parquet.Int(32)))),                                      // leaf 0, max def 3
+	"b_strs":   parquet.List(parquet.String()),                                                                         // leaf 1, max def 1
+	"c_rep":    parquet.Repeated(parquet.Leaf(parquet.DoubleType)),                                                     // leaf 2, max def 1
+	"d_legacy": parquet.Optional(annotatedGroup{parquet.Group{"array": parquet.Repeated(parquet.String())}, listType}), // leaf 3, max def 2
+	"e_map":    parquet.Optional(parquet.Map(parquet.String(), parquet.Optional(parquet.Int(64)))),                     // leaves 4 and 5, max def 2 and 3
+	"f_json":   parquet.List(parquet.Optional(parquet.JSON())),                                                         // leaf 6, max def 2
 })
 
 var nestedRows = []parquet.Row{
@@ -65,4 +69,26 @@ func TestListElementKinds(t *testing.T) {
 	equalRows(t, readAll(t, open(t, data)), []string{
 		`1: j:["2026-03-01"] | j:[true,false] | j:[-1.50] | j:{"7":"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"}`,
 	})
+}
+
+// A map with a null key breaks the file's own schema: the row is refused,
+// by number.
+func TestNullMapKey(t *testing.T) {
+	t.Parallel()
+	kv := parquet.Group{"key": parquet.Optional(parquet.String()), "value": parquet.Int(32)}
+	schema := parquet.NewSchema("t", parquet.Group{"m": annotatedGroup{parquet.Group{"key_value": parquet.Repeated(kv)}, mapType}})
+	data := encode(t, schema, []parquet.Row{
+		{lv(str("a"), 0, 2, 0), lv(parquet.Int32Value(1), 0, 1, 1)},
+		{null(1, 0), lv(parquet.Int32Value(2), 0, 1, 1)},
+	})
+	f := open(t, data)
+	var rows []int64
+	err := f.ReadRowGroup(context.Background(), 0, func(n int64, _ []pqread.Value) error {
+		rows = append(rows, n)
+		return nil
+	})
+	wantCode(t, err, errcode.ImportRecordInvalid)
+	if e, _ := errcode.As(err); e.Meta[pqread.MetaRow] != "2" || len(rows) != 1 {
+		t.Errorf("error %v after rows %v; want row 2 refused after row 1", err, rows)
+	}
 }

@@ -69,23 +69,42 @@ func (r *groupReader) run(ctx context.Context, fn func(row int64, vals []Value) 
 			return err
 		}
 		n, err := r.read(batch)
-		for _, row := range batch[:n] {
-			vals, ferr := asm.row(row)
-			if ferr != nil {
-				return r.refuse(ferr)
-			}
-			if ferr = fn(r.next, vals); ferr != nil {
-				return ferr
-			}
-			r.next++
+		if derr := r.deliver(batch[:n], asm, fn); derr != nil {
+			return derr
 		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
+		switch {
+		case errors.Is(err, io.EOF):
+			return r.complete()
+		case err != nil:
 			return err
+		case n == 0:
+			return r.corrupt(io.ErrNoProgress)
 		}
 	}
+}
+
+// deliver converts rows and hands each to fn.
+func (r *groupReader) deliver(rows []parquet.Row, asm *assembler, fn func(row int64, vals []Value) error) error {
+	for _, row := range rows {
+		vals, err := asm.row(row)
+		if err != nil {
+			return r.refuse(err)
+		}
+		if err = fn(r.next, vals); err != nil {
+			return err
+		}
+		r.next++
+	}
+	return nil
+}
+
+// complete checks that the row group held the rows its footer claims.
+func (r *groupReader) complete() error {
+	want := r.f.firstRow[r.group] + r.f.NumRows(r.group)
+	if r.next != want {
+		return r.corrupt(fmt.Errorf("row group ended after %d of %d rows", r.next-r.f.firstRow[r.group], want-r.f.firstRow[r.group]))
+	}
+	return nil
 }
 
 // read reads one batch; a failure of the library is a corrupt row group.
@@ -95,11 +114,17 @@ func (r *groupReader) read(batch []parquet.Row) (n int, err error) {
 			n, err = 0, fmt.Errorf("panic: %v", p)
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			err = r.f.src.blame(corrupt(err, "row group "+strconv.Itoa(r.group)).
-				WithMeta(MetaRowGroup, strconv.Itoa(r.group)))
+			err = r.corrupt(err)
 		}
 	}()
 	return r.rows.ReadRows(batch)
+}
+
+// corrupt reports a row group that cannot be read, or a failure of the
+// source that stopped its reading.
+func (r *groupReader) corrupt(cause error) error {
+	return r.f.src.blame(corrupt(cause, "row group "+strconv.Itoa(r.group)).
+		WithMeta(MetaRowGroup, strconv.Itoa(r.group)))
 }
 
 // refuse reports a row that breaks the file's schema.

@@ -42,20 +42,11 @@ func (a *assembler) row(row parquet.Row) ([]Value, error) {
 	}
 	a.buf = a.buf[:0]
 	for i := range a.fields {
-		f := &a.fields[i]
-		var err error
-		switch f.shape {
-		case scalar:
-			a.vals[i] = a.scalar(f, row)
-		case list:
-			a.vals[i] = a.list(f, row)
-		case mapping:
-			a.vals[i], err = a.mapping(f, row)
-		}
+		v, err := a.cell(&a.fields[i], row)
 		if err != nil {
 			return nil, err
 		}
-		a.ends[i] = len(a.buf)
+		a.vals[i], a.ends[i] = v, len(a.buf)
 	}
 	start := 0
 	for i := range a.vals {
@@ -65,6 +56,18 @@ func (a *assembler) row(row parquet.Row) ([]Value, error) {
 		start = a.ends[i]
 	}
 	return a.vals, nil
+}
+
+// cell appends the text of field f's cell to buf and answers its Value,
+// without Text.
+func (a *assembler) cell(f *field, row parquet.Row) (Value, error) {
+	switch f.shape {
+	case list:
+		return a.list(f, row), nil
+	case mapping:
+		return a.mapping(f, row)
+	}
+	return a.scalar(f, row), nil
 }
 
 // locate finds each leaf's values in row, which holds them in leaf order.

@@ -1,6 +1,8 @@
 package pqread
 
 import (
+	"errors"
+
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
@@ -131,13 +133,24 @@ func (p *planner) mapping(f *field, c *parquet.Column) error {
 }
 
 // converter chooses the conversion of leaf c. parquet-go does not map a
-// FLOAT16 annotation to a type, so it is read from the schema element.
+// FLOAT16 annotation to a type, and it reads a type it does not know as
+// NULL, so both are told from the schema element.
 func (p *planner) converter(c *parquet.Column) (converter, error) {
-	i := c.Index()
-	if i >= 0 && i < len(p.leaves) && c.Type().Kind() == parquet.FixedLenByteArray && c.Type().Length() == 2 {
-		if _, ok := p.leaves[i].LogicalType.Value.(*format.Float16Type); ok {
+	var elem format.LogicalTypeValue
+	if i := c.Index(); i >= 0 && i < len(p.leaves) {
+		elem = p.leaves[i].LogicalType.Value
+	}
+	t := c.Type()
+	switch elem.(type) {
+	case *format.Float16Type:
+		if t.Kind() == parquet.FixedLenByteArray && t.Length() == 2 {
 			return convFloat16, nil
 		}
+	case *format.NullType:
+		return convNull, nil
+	}
+	if _, ok := logicalOf(t).(*format.NullType); ok {
+		return nil, errors.New("has a type that cannot be read")
 	}
 	return converterOf(c)
 }
