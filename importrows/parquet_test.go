@@ -60,4 +60,3 @@ func TestImportParquetHeaderMismatch(t *testing.T) {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
 }
-
