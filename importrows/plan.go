@@ -121,9 +121,6 @@ func noHeader() error {
 		WithFix("a CSV import needs a header naming the columns; check that the right file was named")
 }
 
-// utf8BOM is the byte order mark a UTF-8 file may begin with.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
 // sniff answers how the text file must be read: by ranges (plain UTF-8) or
 // as a stream (compressed, or another encoding), and the compression found.
 func sniff(ctx context.Context, b *blob.Bucket, key string, src Source, size int64) (stream bool, comp blob.Compression, enc blob.Encoding, err error) {
