@@ -25,8 +25,8 @@ func fail(err error, op, key string) error {
 		return errcode.Wrap(err, errcode.BlobNotFound, "%s: object not found", what).
 			WithFix("check the key and the bucket URL; list the bucket to see what it holds")
 	case code == gcerrors.PermissionDenied:
-		return errcode.Wrap(err, errcode.BlobUnavailable, "%s: permission denied", what).
-			WithFix("grant the credentials access to the bucket")
+		return errcode.Wrap(err, errcode.BlobPermissionDenied, "%s: permission denied", what).
+			WithFix("grant the credentials access to the bucket, then retry the job (`pipe jobs retry ID`)")
 	case code == gcerrors.Canceled || code == gcerrors.DeadlineExceeded:
 		return errcode.Wrap(err, errcode.BlobUnavailable, "%s: cancelled", what).
 			WithFix("retry with a longer deadline")

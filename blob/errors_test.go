@@ -66,3 +66,23 @@ func TestS3ServerErrorIsUnavailable(t *testing.T) {
 		t.Fatalf("error %v does not wrap the HTTP response", err)
 	}
 }
+
+// TestS3AccessDeniedIsTerminal serves 403s: retrying cannot help until the
+// credentials change, so the code is terminal.
+func TestS3AccessDeniedIsTerminal(t *testing.T) {
+	s3 := startS3(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`))
+	}))
+	defer srv.Close()
+	s3.endpoint = srv.URL
+	b := open(t, s3.url("locked"))
+	defer b.Close()
+	_, err := b.NewReader(context.Background(), "k")
+	blobtest.RequireCode(t, err, errcode.BlobPermissionDenied)
+	if errcode.Classify(err) != errcode.Terminal {
+		t.Fatalf("class = %s, want terminal", errcode.Classify(err))
+	}
+}

@@ -6,6 +6,7 @@ const (
 	BlobKeyInvalid       Code = "X_BLOB_KEY_INVALID"
 	BlobNotFound         Code = "X_BLOB_NOT_FOUND"
 	BlobUnavailable      Code = "X_BLOB_UNAVAILABLE"
+	BlobPermissionDenied Code = "X_BLOB_PERMISSION_DENIED"
 	CompressionInvalid   Code = "X_COMPRESSION_INVALID"
 	EncodingInvalid      Code = "X_ENCODING_INVALID"
 	ImportHeaderMismatch Code = "X_IMPORT_HEADER_MISMATCH"
@@ -23,7 +24,7 @@ const (
 
 func init() {
 	for _, c := range []Code{
-		BlobURLInvalid, BlobKeyInvalid, BlobNotFound, CompressionInvalid, EncodingInvalid,
+		BlobURLInvalid, BlobKeyInvalid, BlobNotFound, BlobPermissionDenied, CompressionInvalid, EncodingInvalid,
 		ImportHeaderMismatch, ImportRecordTooLarge, ImportTooManyErrors, ImportSourceChanged,
 		ImportWriteRefused, ImportTableInvalid,
 	} {

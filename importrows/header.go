@@ -19,7 +19,7 @@ func (a *attempt[In]) readHeader(ctx context.Context, p *plan) ([]string, error)
 	a.plan = *p
 	src := a.newTextSource()
 	defer src.close()
-	data, eof, err := src.read(ctx, 0, a.window())
+	data, eof, err := src.read(ctx, 0, a.lim.MaxRecordBytes+2) // the header is one record
 	if err != nil {
 		return nil, err
 	}
