@@ -26,6 +26,7 @@ type rangedSource struct {
 	size   int64
 	etag   string
 	buf    []byte
+	free   func()
 }
 
 func (s *rangedSource) read(ctx context.Context, off int64, n int) ([]byte, bool, error) {
@@ -37,7 +38,8 @@ func (s *rangedSource) read(ctx context.Context, off int64, n int) ([]byte, bool
 		return nil, true, nil
 	}
 	if int64(cap(s.buf)) < want {
-		s.buf = make([]byte, want)
+		s.close()
+		s.buf, s.free = newPageBuffer(int(want))
 	}
 	buf := s.buf[:want]
 	r, err := s.bucket.NewRangeReader(ctx, s.key, off, want)
@@ -64,7 +66,13 @@ func (s *rangedSource) unchanged(ctx context.Context) error {
 	return nil
 }
 
-func (s *rangedSource) close() error { return nil }
+func (s *rangedSource) close() error {
+	if s.free != nil {
+		s.free()
+		s.buf, s.free = nil, nil
+	}
+	return nil
+}
 
 func errSourceChanged() error {
 	return errcode.New(errcode.ImportSourceChanged, "import: the file changed since the import began").
@@ -86,6 +94,7 @@ type streamSource struct {
 	open   func(ctx context.Context) (io.ReadCloser, error)
 	rc     io.ReadCloser
 	buf    []byte
+	free   func()
 	lo, hi int   // the window buf[lo:hi] holds the bytes from pos
 	pos    int64 // offset of buf[lo]
 	eof    bool
@@ -98,9 +107,10 @@ func (s *streamSource) read(ctx context.Context, off int64, n int) ([]byte, bool
 		}
 	}
 	if cap(s.buf) < n {
-		nb := make([]byte, n)
+		nb, free := newPageBuffer(n)
 		s.hi = copy(nb, s.buf[s.lo:s.hi])
-		s.buf, s.lo = nb, 0
+		s.release()
+		s.buf, s.free, s.lo = nb, free, 0
 	}
 	s.buf = s.buf[:cap(s.buf)]
 	if err := s.skipTo(off); err != nil {
@@ -118,7 +128,7 @@ func (s *streamSource) read(ctx context.Context, off int64, n int) ([]byte, bool
 }
 
 func (s *streamSource) reopen(ctx context.Context) error {
-	_ = s.close()
+	_ = s.closeStream()
 	rc, err := s.open(ctx)
 	if err != nil {
 		return err
@@ -154,10 +164,23 @@ func (s *streamSource) more(limit int) error {
 }
 
 func (s *streamSource) close() error {
+	s.release()
+	return s.closeStream()
+}
+
+func (s *streamSource) closeStream() error {
 	if s.rc == nil {
 		return nil
 	}
 	err := s.rc.Close()
 	s.rc = nil
 	return err
+}
+
+// release unmaps the buffer.
+func (s *streamSource) release() {
+	if s.free != nil {
+		s.free()
+		s.buf, s.free, s.lo, s.hi = nil, nil, 0, 0
+	}
 }
