@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
-	"github.com/pipekit/pipe/internal/importbench"
+	"github.com/pipekit/pipe/internal/filebench"
 	"github.com/pipekit/pipe/internal/jobbench"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -18,7 +18,7 @@ func main() {
 	// `pipe bench jobs` and `pipe bench import` re-execute pipe as their
 	// helper processes.
 	jobbench.HelperMain()
-	importbench.HelperMain()
+	filebench.HelperMain()
 	jobs := []pipeline.Registrable{pipecli.DemoJob()}
 	os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{Jobs: jobs}))
 }

@@ -5,11 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pipekit/pipe/internal/importbench"
+	"github.com/pipekit/pipe/internal/filebench"
 )
 
 func (a *app) benchImportCommand() *cobra.Command {
-	var o importbench.Options
+	var o filebench.Options
 	c := &cobra.Command{
 		Use:   "import",
 		Short: "Measure pipe import beside COPY + upsert",
@@ -36,7 +36,7 @@ func (a *app) benchImportCommand() *cobra.Command {
 			if a.json {
 				out = io.Discard
 			}
-			res, err := importbench.Run(c.Context(), pool, url, o, out)
+			res, err := filebench.Run(c.Context(), pool, url, o, out)
 			if err != nil {
 				return benchErr(err)
 			}

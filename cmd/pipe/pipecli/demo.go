@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -28,9 +29,10 @@ const (
 func (a *app) demoCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",
-		Short: "Import a CSV, then run a three-step job that fails once and recovers, and show its journal",
+		Short: "Import a CSV, export it to Parquet, then run a job that fails once and recovers",
 		Long: "demo first imports a generated CSV of 20,000 orders (two rows refused on purpose) into the\n" +
-			"table demo_orders with pipe.import, then enqueues one run of demo.onboard (steps provision, send-welcome, record), runs a\n" +
+			"table demo_orders with pipe.import, exports the table to Parquet with pipe.export and reads\n" +
+			"the export's manifest back, then enqueues one run of demo.onboard (steps provision, send-welcome, record), runs a\n" +
 			"worker in this process until the run settles, and prints the run. send-welcome fails on\n" +
 			"the first attempt on purpose: the retry replays provision from the journal (it runs\n" +
 			"once) and runs send-welcome again (it runs twice). With no --database-url it uses the\n" +
@@ -49,12 +51,19 @@ func (a *app) demoCommand() *cobra.Command {
 			if !a.json {
 				a.narrateImport(imp, dir)
 			}
+			man, err := a.demoExport(c.Context(), pool, dir)
+			if err != nil {
+				return err
+			}
+			if !a.json {
+				a.narrateExport(man, dir)
+			}
 			d, err := a.runDemo(c.Context(), pool)
 			if err != nil {
 				return err
 			}
 			if a.json {
-				err = printJSON(a.stdout, demoReport{Import: imp, Onboard: d})
+				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Onboard: d})
 			} else {
 				err = a.narrateDemo(d)
 			}
@@ -72,8 +81,9 @@ func (a *app) demoCommand() *cobra.Command {
 
 // demoReport is what demo prints with --json.
 type demoReport struct {
-	Import  *importrows.Result  `json:"import"`
-	Onboard *pipeline.RunDetail `json:"onboard"`
+	Import  *importrows.Result   `json:"import"`
+	Export  *exportrows.Manifest `json:"export"`
+	Onboard *pipeline.RunDetail  `json:"onboard"`
 }
 
 // runDemo enqueues one demo run, works it to the end and answers it.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -24,8 +25,13 @@ func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
 	wantOK(t, r)
 	rep := decode[struct {
 		Import  importrows.Result
+		Export  exportrows.Manifest
 		Onboard pipeline.RunDetail
 	}](t, r.stdout)
+	if rep.Export.Rows != 20000 || len(rep.Export.Parts) != 4 || rep.Export.Format != exportrows.Parquet {
+		t.Fatalf("the demo export manifest: %d rows in %d %s parts; want 20000 rows in 4 parquet parts",
+			rep.Export.Rows, len(rep.Export.Parts), rep.Export.Format)
+	}
 	if rep.Import.Rows != 20000 || rep.Import.Refused != 2 {
 		t.Fatalf("the demo import wrote %d rows and refused %d; want 20000 and 2", rep.Import.Rows, rep.Import.Refused)
 	}
@@ -55,7 +61,8 @@ func TestDemoTextShowsJournalAndSteps(t *testing.T) {
 			t.Fatalf("demo output lacks the row %q:\n%s", row, r.stdout)
 		}
 	}
-	if !strings.Contains(r.stdout, "imported 20000 rows into demo_orders") || !strings.Contains(r.stdout, "2 rows refused") {
+	if !strings.Contains(r.stdout, "imported 20000 rows into demo_orders") || !strings.Contains(r.stdout, "2 rows refused") ||
+		!strings.Contains(r.stdout, "exported 20000 rows of demo_orders to 4 Parquet parts") {
 		t.Fatalf("the demo does not tell its import:\n%s", r.stdout)
 	}
 	if !strings.Contains(r.stdout, "attempt.failed") {

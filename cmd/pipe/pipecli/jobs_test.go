@@ -190,6 +190,7 @@ func TestRetryFromStepRunsItAgain(t *testing.T) {
 	wantOK(t, demo)
 	id := decode[struct {
 		Import  json.RawMessage
+		Export  json.RawMessage
 		Onboard pipeline.RunDetail
 	}](t, demo.stdout).Onboard.ID
 

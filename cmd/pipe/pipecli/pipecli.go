@@ -119,6 +119,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.demoCommand(),
 		a.benchCommand(),
 		a.importCommand(),
+		a.exportCommand(),
 	)
 	return root
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -81,7 +82,8 @@ func (f workerFlags) config(c *cobra.Command) (pipeline.WorkerConfig, error) {
 	return cfg, nil
 }
 
-// registry answers the registry of pipe's own jobs (pipe.import) and the
+// registry answers the registry of pipe's own jobs (pipe.import,
+// pipe.export) and the
 // jobs this pipe was built with.
 func (a *app) registry() (*pipeline.Registry, error) {
 	return pipeline.NewRegistry(append(stockJobs(), a.opts.Jobs...)...)
@@ -89,7 +91,7 @@ func (a *app) registry() (*pipeline.Registry, error) {
 
 // stockJobs are the jobs every pipe runs: the ones its commands enqueue.
 func stockJobs() []pipeline.Registrable {
-	return []pipeline.Registrable{importrows.TableJob()}
+	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJob()}
 }
 
 // logger answers the worker's logger: text on stderr, JSON with --json.

@@ -1,4 +1,4 @@
-package importbench
+package filebench
 
 import (
 	"bufio"

@@ -1,22 +1,20 @@
-// Package importbench measures `pipe import` beside its anchor: the
+// Package filebench measures `pipe import` and `pipe export` beside their
+// anchors. The import figure takes the
 // 1,000,000-row orders file of the anchors' generator, imported with
 // upsert semantics and checkpoints, against COPY into a staging table and
 // one INSERT ... ON CONFLICT in one transaction (import-anchors.sh's
 // copy+upsert). The import runs in a helper process of its own, so its
 // peak resident memory is the import's alone.
-package importbench
+package filebench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -55,7 +53,7 @@ type Result struct {
 func Run(ctx context.Context, pool *pgxpool.Pool, url string, o Options, out io.Writer) (Result, error) {
 	var res Result
 	if !helperCapable.Load() {
-		return res, errors.New("the import figure needs the program to call importbench.HelperMain at the start of main")
+		return res, errors.New("the import figure needs the program to call filebench.HelperMain at the start of main")
 	}
 	path, cleanup, err := o.file()
 	if err != nil {
@@ -117,30 +115,16 @@ func measureImport(ctx context.Context, pool *pgxpool.Pool, url, path string, o 
 	}
 	in := importrows.FileImport{Source: path, Table: table, Key: []string{"id"},
 		Errors: filepath.Join(filepath.Dir(path), "errors"), Limits: importrows.Limits{PageBytes: o.PageBytes}}
-	raw, _ := json.Marshal(in)
-	exe, err := os.Executable()
+	r, err := runHelper(ctx, url, importrows.TableJobName, in)
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), envHelper+"=1", envURL+"="+url, envInput+"="+string(raw))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("import helper: %w: %s", err, stderr.String())
+	var ir importrows.Result
+	if err := json.Unmarshal(r.Result, &ir); err != nil {
+		return err
 	}
-	var rep helperReport
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		return fmt.Errorf("import helper said %q: %w", stdout.String(), err)
-	}
-	if rep.State != "done" {
-		return fmt.Errorf("the bench import ended %s with %s", rep.State, rep.Code)
-	}
-	res.Rows, res.ImportSeconds, res.Pages = rep.Result.Rows, rep.Seconds, rep.Result.Pages
-	res.PeakAnonMiB = float64(rep.AnonKiB) / 1024
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.PeakRSSMiB = float64(ru.Maxrss) / 1024 // Linux reports KiB
-	}
+	res.Rows, res.ImportSeconds, res.Pages = ir.Rows, r.Seconds, ir.Pages
+	res.PeakRSSMiB, res.PeakAnonMiB = r.PeakRSSMiB, r.PeakAnonMiB
 	fmt.Fprintf(out, "import: %d rows in %.2f s (%.0f rows/s), %d pages, peak rss %.0f MiB (%.0f MiB anonymous)%s\n",
 		res.Rows, res.ImportSeconds, float64(res.Rows)/res.ImportSeconds, res.Pages, res.PeakRSSMiB, res.PeakAnonMiB, ratio(res))
 	return nil

@@ -1,0 +1,52 @@
+package pipecli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/internal/filebench"
+)
+
+func (a *app) benchExportCommand() *cobra.Command {
+	var o filebench.ExportOptions
+	c := &cobra.Command{
+		Use:   "export",
+		Short: "Measure pipe export beside COPY TO",
+		Long: "bench export loads --rows orders (default 1,000,000) into the table pipe_bench_orders, then\n" +
+			"times the anchor — COPY (SELECT ...) TO STDOUT as CSV into a file, what `psql \\copy ... to`\n" +
+			"does — beside `pipe export` to CSV and to Parquet with zstd, each run in a helper process\n" +
+			"whose peak RSS it reports. It drops the table after.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if o.Rows < 0 || o.PageRows < 0 {
+				return usageError(c, "--rows or --page-rows is negative")
+			}
+			pool, err := a.connect(c.Context(), migrated)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			url, _, err := a.resolveURL(c.Context())
+			if err != nil {
+				return err
+			}
+			out := a.stdout
+			if a.json {
+				out = io.Discard
+			}
+			res, err := filebench.RunExport(c.Context(), pool, url, o, out)
+			if err != nil {
+				return benchErr(err)
+			}
+			if a.json {
+				return printJSON(a.stdout, res)
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.IntVar(&o.Rows, "rows", 0, "orders in the table (default 1000000)")
+	fl.IntVar(&o.PageRows, "page-rows", 0, "the export's page size (default 100000)")
+	return c
+}

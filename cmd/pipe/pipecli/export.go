@@ -1,0 +1,107 @@
+package pipecli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/exportrows"
+)
+
+// exportFlags are the export command's flags.
+type exportFlags struct {
+	to, format, compression, where string
+	columns, key                   []string
+	pageRows                       int
+	wait                           bool
+}
+
+func (a *app) exportCommand() *cobra.Command {
+	var f exportFlags
+	c := &cobra.Command{
+		Use:   "export TABLE --to PREFIX",
+		Short: "Export a table to CSV, NDJSON or Parquet files in object storage",
+		Long: "export enqueues a run of pipe.export that reads TABLE (or schema.table) in keyset pages of\n" +
+			"--page-rows rows, never OFFSET, each page written as one object\n" +
+			"PREFIX/RUN/part-NNNNN.EXT[.gz|.zst], atomically, then PREFIX/RUN/manifest.json last: no\n" +
+			"manifest means the export is not complete. PREFIX is a bucket URL with a key prefix\n" +
+			"(s3://bucket/exports, gs://, azblob://, file:///dir, mem://) or a local directory. CSV cells\n" +
+			"a spreadsheet would run as a formula get a leading '. --where is an SQL filter run as is:\n" +
+			"give it only to operators who may run SQL on the database.\n" +
+			"Without --wait it prints the run's id for the fleet's `pipe worker`s; with --wait it runs\n" +
+			"the export in this process, draws its progress on a terminal and prints the manifest's key.",
+		Args: exactArgs("TABLE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			in, err := f.input(c, args[0])
+			if err != nil {
+				return err
+			}
+			return a.runExport(c, in, f.wait)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.to, "to", "", "the URL prefix or local directory to write under (required)")
+	fl.StringVar(&f.format, "format", "csv", "csv, ndjson or parquet")
+	fl.StringVar(&f.compression, "compression", "", "none, gzip or zstd (default none; parquet compresses inside with zstd)")
+	fl.StringSliceVar(&f.columns, "columns", nil, "the columns to export, in order; default all")
+	fl.StringSliceVar(&f.key, "key", nil, "the ordering key; default the table's primary key")
+	fl.StringVar(&f.where, "where", "", "an SQL filter on the table's rows")
+	fl.IntVar(&f.pageRows, "page-rows", 0, "rows per page and object (default 100000)")
+	fl.BoolVar(&f.wait, "wait", false, "run the export in this process and wait for it")
+	_ = c.MarkFlagRequired("to")
+	return c
+}
+
+// input answers the run's input; a local directory becomes absolute.
+func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExport, error) {
+	to := f.to
+	if !strings.Contains(to, "://") {
+		abs, err := filepath.Abs(to)
+		if err != nil {
+			return exportrows.TableExport{}, usageError(c, "--to is not a usable path")
+		}
+		to = abs
+	}
+	if f.pageRows < 0 {
+		return exportrows.TableExport{}, usageError(c, "--page-rows is negative")
+	}
+	schema, name := splitTable(table)
+	in := exportrows.TableExport{Schema: schema, Table: name, Columns: f.columns, Key: f.key, Where: f.where,
+		To: to, Format: exportrows.Format(f.format), Compression: f.compression, PageRows: f.pageRows}
+	return in, in.Check()
+}
+
+func (a *app) runExport(c *cobra.Command, in exportrows.TableExport, wait bool) error {
+	ctx := c.Context()
+	pool, err := a.connect(ctx, migrated)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	job := exportrows.TableJob()
+	res, err := job.Enqueue(ctx, pool, in)
+	if err != nil {
+		return err
+	}
+	if !wait {
+		return a.emit(importQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped},
+			fmt.Sprintf("enqueued %s run %s; a `pipe worker` runs it (see `pipe jobs show %s`)", job.Name(), res.ID, res.ID))
+	}
+	bar := newProgressBar(a.stderr)
+	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, bar.watch)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	if err := runError(d); err != nil {
+		return err
+	}
+	var out exportrows.Result
+	if err := json.Unmarshal(d.Result, &out); err != nil {
+		return err
+	}
+	return a.emit(out, fmt.Sprintf("exported %d rows in %d parts (%d bytes); manifest %s in %s", out.Rows, out.Parts, out.Bytes, out.Manifest, out.Bucket))
+}

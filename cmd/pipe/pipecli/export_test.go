@@ -1,0 +1,65 @@
+package pipecli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pipekit/pipe/exportrows"
+)
+
+func TestExportWaitsAndWritesAManifest(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, `create table people(id int primary key, name text); insert into people select g, 'p' || g from generate_series(1, 250) g`)
+	dir := t.TempDir()
+	r := b.pipe(t, "export", "people", "--to", dir, "--format", "ndjson", "--compression", "gzip", "--page-rows", "100", "--wait", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var res exportrows.Result
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	if res.Rows != 250 || res.Parts != 3 {
+		t.Fatalf("result %+v: want 250 rows in 3 parts", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(res.Manifest))); err != nil {
+		t.Fatalf("the manifest is not where the result says: %v", err)
+	}
+}
+
+func TestExportThenImportRoundTrips(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, `create table src(id int primary key, name text, at timestamptz);
+		insert into src values (1, '=cmd()', '2026-01-01Z'), (2, '', null), (3, null, '2026-06-01 12:00Z');
+		create table dst (like src including all)`)
+	dir := t.TempDir()
+	r := b.pipe(t, "export", "src", "--to", dir, "--format", "parquet", "--wait", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var res exportrows.Result
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, filepath.Dir(filepath.FromSlash(res.Manifest)), "part-00000.parquet")
+	if r := b.pipe(t, "import", part, "--into", "dst", "--key", "id", "--wait"); r.code != 0 {
+		t.Fatalf("import exit %d\n%s", r.code, r.stderr)
+	}
+	var diff int
+	err := b.pool.QueryRow(t.Context(), `select count(*) from ((table src except table dst) union all (table dst except table src)) d`).Scan(&diff)
+	if err != nil || diff != 0 {
+		t.Fatalf("%d rows differ after the round trip (%v)", diff, err)
+	}
+}
+
+func TestExportRefusesBadFlagsAndHostilePrefixes(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	wantError(t, b.pipe(t, "export", "t"), 2, "X_CONFIG_INVALID") // no --to
+	wantError(t, b.pipe(t, "export", "t", "--to", "s3://bucket/../x"), 1, "X_BLOB_KEY_INVALID")
+	wantError(t, b.pipe(t, "export", "t", "--to", t.TempDir(), "--format", "xlsx"), 1, "X_JOB_INPUT_INVALID")
+}

@@ -1,0 +1,110 @@
+package exportrows
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// attempt is one attempt of one run: the input's source and sink, the
+// bucket it opened, the plan and what every page reuses.
+type attempt[In any] struct {
+	ex     *exporter[In]
+	run    *pipeline.Run[In]
+	src    Source
+	sink   Sink
+	set    Settings // as the input asks; the plan keeps the run's
+	dir    string   // <prefix>/<runId>
+	bucket *blob.Bucket
+	plan   plan
+	cols   []column // the plan's columns, exported then hidden
+	sql    pageSQL
+	keys   keyKeeper
+}
+
+// open checks the input and opens the sink's bucket. A hostile prefix or a
+// malformed source is refused here, before anything is read or written.
+func (ex *exporter[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
+	if ex.o.Check != nil {
+		if err := ex.o.Check(r.Input); err != nil {
+			return nil, err
+		}
+	}
+	a := &attempt[In]{ex: ex, run: r, src: ex.o.Source(r.Input), sink: ex.o.Sink(r.Input)}
+	var err error
+	if a.set, err = ex.runSettings(r.Input); err != nil {
+		return nil, err
+	}
+	if err := checkSource(a.src); err != nil {
+		return nil, err
+	}
+	if a.dir, err = runDirKey(a.sink.Prefix, r.RunID); err != nil {
+		return nil, err
+	}
+	if a.bucket, err = blob.Open(ctx, a.sink.Bucket); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *attempt[In]) close() {
+	if a.bucket != nil {
+		_ = a.bucket.Close()
+	}
+}
+
+// runSettings answers the declared settings with the input's overrides.
+func (ex *exporter[In]) runSettings(in In) (Settings, error) {
+	s := ex.o.settings()
+	if ex.o.SettingsOf != nil {
+		run := ex.o.SettingsOf(in)
+		if faults := run.faults(); len(faults) > 0 {
+			return s, errcode.New(errcode.JobInputInvalid, "export: %s", strings.Join(faults, "; ")).
+				WithFix("use the format csv, ndjson or parquet, the compression none, gzip or zstd, and counts of 0 or more")
+		}
+		s = s.over(run)
+	}
+	return s.defaulted(), nil
+}
+
+// runDirKey joins the prefix and the run's directory, refusing a prefix
+// that is absolute, climbs, or has an empty segment.
+func runDirKey(prefix, dir string) (string, error) {
+	if prefix != "" {
+		if err := blob.ValidateKey(strings.TrimSuffix(prefix, "/")); err != nil {
+			return "", err
+		}
+	}
+	return blob.JoinKey(prefix, dir)
+}
+
+// planStep settles the plan once per run, in a step whose transaction reads
+// the catalog; every attempt then prepares its columns and statements from
+// the stored plan.
+func (a *attempt[In]) planStep(ctx context.Context) error {
+	p, err := pipeline.StepTx(ctx, "plan", func(ctx context.Context, tx pgx.Tx) (plan, error) {
+		return a.makePlan(ctx, tx)
+	})
+	if err != nil {
+		return err
+	}
+	a.plan = p
+	a.cols = columnsOf(p)
+	a.sql = newPageSQL(a.src, p, a.cols)
+	a.keys = newKeyKeeper(a.cols, p)
+	return nil
+}
+
+// pageStep reads and writes one page in its step: the rows are read in
+// the step's transaction, the object written, and the checkpoint commits
+// with it. A page run again rewrites its own object.
+func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (cursor, error) {
+	return pipeline.StepTx(ctx, pageName(page), func(ctx context.Context, tx pgx.Tx) (cursor, error) {
+		return a.page(ctx, tx, page, cur)
+	})
+}

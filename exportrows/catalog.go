@@ -1,0 +1,102 @@
+package exportrows
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// table is the source table as the catalog knows it.
+type table struct {
+	Columns []string
+	NotNull map[string]bool
+	Primary []string
+	Uniques [][]string
+	Kind    string // r, p (tables), m (materialized view), v (view), f (foreign table)
+}
+
+// readTable resolves the source table in the catalog.
+func readTable(ctx context.Context, tx pgx.Tx, s Source) (*table, error) {
+	var oid uint32
+	var kind string
+	err := tx.QueryRow(ctx, sqlTableOID, s.ident()).Scan(&oid, &kind)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && (len(kind) != 1 || !strings.Contains("rpvmf", kind)) {
+		return nil, errcode.New(errcode.ExportSourceInvalid, "export: %s is not a table or view", s.label()).
+			WithFix("name an existing table, view or materialized view, with its schema if it is not on the search path")
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := &table{NotNull: map[string]bool{}, Kind: kind}
+	if err := t.readColumns(ctx, tx, oid); err != nil {
+		return nil, err
+	}
+	if t.Primary, err = collect[string](ctx, tx, sqlPrimaryKey, oid); err != nil {
+		return nil, err
+	}
+	t.Uniques, err = collect[[]string](ctx, tx, sqlUniqueKeys, oid)
+	return t, err
+}
+
+func (t *table) readColumns(ctx context.Context, tx pgx.Tx, oid uint32) error {
+	var name string
+	var notNull bool
+	rows, _ := tx.Query(ctx, sqlTableColumns, oid)
+	_, err := pgx.ForEachRow(rows, []any{&name, &notNull}, func() error {
+		t.Columns = append(t.Columns, name)
+		t.NotNull[name] = notNull
+		return nil
+	})
+	return err
+}
+
+func collect[T any](ctx context.Context, tx pgx.Tx, sql string, args ...any) ([]T, error) {
+	rows, _ := tx.Query(ctx, sql, args...)
+	return pgx.CollectRows(rows, pgx.RowTo[T])
+}
+
+// probe answers the result columns of sql (a LIMIT 0 read of the source).
+// A source the server refuses to parse or to let the run read (SQLSTATE
+// class 42) is X_EXPORT_SOURCE_INVALID; other errors stay as they are.
+func probe(ctx context.Context, tx pgx.Tx, label, sql string, args []any) ([]pgconn.FieldDescription, error) {
+	rows, err := tx.Query(ctx, sql, args...)
+	if err == nil {
+		fds := slices.Clone(rows.FieldDescriptions()) // the connection reuses its own
+		rows.Close()
+		if err = rows.Err(); err == nil {
+			return fds, nil
+		}
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && strings.HasPrefix(pg.Code, "42") {
+		return nil, errcode.Wrap(err, errcode.ExportSourceInvalid, "export: %s does not read (SQLSTATE %s)", label, pg.Code).
+			WithFix("correct the source: the table, its columns, the Where filter or the query")
+	}
+	return nil, err
+}
+
+// typesOf names the types of the result columns fds.
+func typesOf(ctx context.Context, tx pgx.Tx, fds []pgconn.FieldDescription) ([]colType, error) {
+	oids := make([]int64, len(fds))
+	mods := make([]int32, len(fds))
+	for i, fd := range fds {
+		oids[i], mods[i] = int64(fd.DataTypeOID), fd.TypeModifier
+	}
+	out := make([]colType, 0, len(fds))
+	rows, _ := tx.Query(ctx, sqlColumnTypes, oids, mods)
+	var c colType
+	var elem int64
+	_, err := pgx.ForEachRow(rows, []any{&c.Type, &c.Base, &elem}, func() error {
+		i := len(out)
+		c.Name, c.OID, c.Mod, c.Elem = fds[i].Name, fds[i].DataTypeOID, fds[i].TypeModifier, uint32(elem)
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,89 @@
+package exportrows
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// New declares an export job: each run reads the source its input names, a
+// keyset page per step, into one object per page and a manifest last. The
+// job is a [pipeline.Job] like any other: enqueue it in a transaction, retry
+// it, see it in `pipe jobs show`.
+func New[In any](o Options[In]) (*pipeline.Job[In, Result], error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ex := &exporter[In]{o: o}
+	return pipeline.NewJob(o.Name, o.Key, ex.run, o.Job)
+}
+
+// MustNew is [New] that panics on a bad declaration, for package-level
+// variables.
+func MustNew[In any](o Options[In]) *pipeline.Job[In, Result] {
+	j, err := New(o)
+	if err != nil {
+		panic(err)
+	}
+	return j
+}
+
+// exporter is one declared export; run is its body.
+type exporter[In any] struct {
+	o Options[In]
+}
+
+// run plans the export, works the pages until one comes back short, then
+// writes the manifest. Each page is one step; a resumed run replays the
+// pages it finished and goes on after the last checkpointed key.
+func (ex *exporter[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
+	a, err := ex.open(ctx, r)
+	if err != nil {
+		return Result{}, err
+	}
+	defer a.close()
+	if err := a.planStep(ctx); err != nil {
+		return Result{}, err
+	}
+	var parts []Part
+	var cur cursor
+	for page := 0; !cur.Done; page++ {
+		if cur, err = a.pageStep(ctx, page, cur); err != nil {
+			return Result{}, err
+		}
+		if cur.Part != nil {
+			parts = append(parts, *cur.Part)
+		}
+		if err := pipeline.Progress(ctx, cur.Rows, 0, progressNote(cur)); err != nil {
+			return Result{}, err
+		}
+	}
+	key, err := a.manifestStep(ctx, parts, cur)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes, Bucket: a.bucket.URL(), Manifest: key}, nil
+}
+
+// cursor is a page step's checkpoint: the last key read and the run's
+// totals so far, and the part the page wrote. It never holds rows.
+type cursor struct {
+	// After holds the text of the last key's values; nil before the first
+	// page.
+	After []string `json:"after,omitempty"`
+	Rows  int64    `json:"rows"`
+	Parts int      `json:"parts"`
+	Bytes int64    `json:"bytes"`
+	Done  bool     `json:"done,omitempty"`
+	// Part is the object this page wrote; nil for an empty last page.
+	Part *Part `json:"part,omitempty"`
+}
+
+func pageName(page int) string { return fmt.Sprintf("page-%05d", page) }
+
+// progressNote is the run's progress note: what is written so far.
+func progressNote(c cursor) string {
+	return fmt.Sprintf("%d rows in %d parts, %d bytes", c.Rows, c.Parts, c.Bytes)
+}

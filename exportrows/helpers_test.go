@@ -1,0 +1,165 @@
+package exportrows_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// exportIn is the input of the test exports: every choice in the input.
+type exportIn struct {
+	Bucket      string            `json:"bucket"`
+	Prefix      string            `json:"prefix"`
+	Table       string            `json:"table,omitempty"`
+	Query       string            `json:"query,omitempty"`
+	Args        []any             `json:"args,omitempty"`
+	Key         []string          `json:"key,omitempty"`
+	Columns     []string          `json:"columns,omitempty"`
+	Where       string            `json:"where,omitempty"`
+	Format      exportrows.Format `json:"format,omitempty"`
+	Compression string            `json:"compression,omitempty"`
+	PageRows    int               `json:"pageRows,omitempty"`
+	Run         string            `json:"run"`
+}
+
+// options declares an export of exportIn.
+func options() exportrows.Options[exportIn] {
+	return exportrows.Options[exportIn]{
+		Name: "test.export",
+		Key:  func(in exportIn) string { return in.Run },
+		Source: func(in exportIn) exportrows.Source {
+			s := exportrows.Source{Table: in.Table, Query: in.Query, Args: in.Args, Key: in.Key, Columns: in.Columns, Where: in.Where}
+			if in.Query != "" {
+				s.Name = "q"
+			}
+			return s
+		},
+		Sink: func(in exportIn) exportrows.Sink { return exportrows.Sink{Bucket: in.Bucket, Prefix: in.Prefix} },
+		SettingsOf: func(in exportIn) exportrows.Settings {
+			return exportrows.Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
+		},
+		Job: pipeline.JobOptions[exportIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+	}
+}
+
+// bundle is one test's database and bucket.
+type bundle struct {
+	pool   *pgxpool.Pool
+	bucket string // mem://<test>
+}
+
+func setup(t testing.TB, ddl string) *bundle {
+	t.Helper()
+	pool := fixtures.DB(t)
+	if ddl != "" {
+		if _, err := pool.Exec(context.Background(), ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &bundle{pool: pool, bucket: "file://" + t.TempDir()}
+}
+
+// in answers an input exporting table to the bundle's bucket.
+func (b *bundle) in(t testing.TB, table string) exportIn {
+	return exportIn{Bucket: b.bucket, Prefix: "exports", Table: table, Run: t.Name()}
+}
+
+// export runs in through a job declared by o and answers its settled run,
+// failing the test unless it is done.
+func (b *bundle) export(t testing.TB, o exportrows.Options[exportIn], in exportIn) exportrows.Result {
+	t.Helper()
+	d, res := run(t, b.pool, exportrows.MustNew(o), in)
+	if d.State != "done" {
+		t.Fatalf("export %s: %s", d.State, lastError(d))
+	}
+	return res
+}
+
+// run enqueues in, works it with a worker until it settles and answers the
+// run and its result.
+func run[In any](t testing.TB, pool *pgxpool.Pool, job *pipeline.Job[In, exportrows.Result], in In) (*pipeline.RunDetail, exportrows.Result) {
+	t.Helper()
+	res, err := job.Enqueue(context.Background(), pool, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, pool, job)
+	d := awaitSettled(t, pool, res.ID)
+	var out exportrows.Result
+	if len(d.Result) > 0 {
+		if err := json.Unmarshal(d.Result, &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d, out
+}
+
+func startWorker(t testing.TB, pool *pgxpool.Pool, jobs ...pipeline.Registrable) {
+	t.Helper()
+	reg, err := pipeline.NewRegistry(jobs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if os.Getenv("EXPORTROWS_TEST_LOG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
+		Registry: reg, PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond, Logger: logger,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = w.Shutdown(ctx)
+	})
+}
+
+func awaitSettled(t testing.TB, pool *pgxpool.Pool, id string) *pipeline.RunDetail {
+	t.Helper()
+	admin := pipeline.NewAdmin(pool)
+	deadline := time.Now().Add(120 * time.Second)
+	for {
+		d, err := admin.Show(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(pipeline.LiveStates, d.State) {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s is %s after 120s", id, d.State)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+func lastError(d *pipeline.RunDetail) string {
+	if d.LastError == nil {
+		return "no error"
+	}
+	return d.LastError.Code + ": " + d.LastError.Message
+}
+
+func lastCode(d *pipeline.RunDetail) string {
+	if d.LastError == nil {
+		return ""
+	}
+	return d.LastError.Code
+}

@@ -1,0 +1,124 @@
+package exportrows
+
+import (
+	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// DefaultPageRows is the default of [Options].PageRows.
+const DefaultPageRows = 100_000
+
+// Options declare an export. Each field's comment gives its default; a fault
+// is refused by [New] with X_JOB_DECLARATION_INVALID naming every fault.
+type Options[In any] struct {
+	// Name is the job's durable name. Required.
+	Name string
+	// Key answers a run's idempotency key from its input. Required.
+	Key func(In) string
+	// Check refuses an input before the run reads anything (its error
+	// fails the attempt; give it a terminal code). Nil: no check.
+	Check func(In) error
+	// Source answers what a run reads: a table, or a query with its
+	// ordering key. Required.
+	Source func(In) Source
+	// Columns are the exported columns, in file order, of every run whose
+	// Source names none. Nil: every column of the table (or of the query)
+	// but the sealed ones.
+	Columns []string
+	// Sealed are columns that are never exported. Asking for one in Columns
+	// is refused here, at declaration; in a Source's Columns, when the run
+	// starts, with X_EXPORT_COLUMN_SEALED. Without columns asked for they are
+	// left out. A sealed column cannot be the ordering key. Nil: none.
+	Sealed []string
+	// Sink answers where a run writes its objects. Required.
+	Sink func(In) Sink
+	// Format is csv, ndjson or parquet. Default csv.
+	Format Format
+	// Compression is none, gzip or zstd. For csv and ndjson it compresses
+	// each object (default none; the key gains .gz or .zst); for parquet it
+	// is the codec of the column chunks inside the file (default zstd; the
+	// key stays .parquet).
+	Compression blob.Compression
+	// PageRows is how many rows one page reads and one object holds: the
+	// unit of a step and its checkpoint. Default 100,000.
+	PageRows int
+	// RowGroupRows is, for parquet, how many rows one row group holds; a
+	// row group also ends after 16 MiB of values, so memory stays bounded
+	// whatever the row width. Default PageRows: one row group per object.
+	RowGroupRows int
+	// SettingsOf answers per-run overrides of Format, Compression, PageRows
+	// and RowGroupRows (the CLI passes its flags through it). Nil: none.
+	SettingsOf func(In) Settings
+	// Job are the job options (queue, tenant, retry, timeout...).
+	Job pipeline.JobOptions[In]
+}
+
+// Settings override the declared output settings for one run; a zero field
+// keeps the declared value.
+type Settings struct {
+	Format       Format           `json:"format,omitempty"`
+	Compression  blob.Compression `json:"compression,omitempty"`
+	PageRows     int              `json:"pageRows,omitempty"`
+	RowGroupRows int              `json:"rowGroupRows,omitempty"`
+}
+
+// Source is what one run reads: a Table, or a Query. Exactly one of the two.
+type Source struct {
+	// Schema and Table name a table, view or materialized view. Schema
+	// default: the search path.
+	Schema string
+	Table  string
+	// Columns are the exported columns, in file order. Nil: the declared
+	// Options.Columns.
+	Columns []string
+	// Where is an SQL filter on the table, placed in parentheses after
+	// WHERE. It is SQL, written by the application or its operator, never
+	// built from end-user input: values go in Args as $1, $2...; pipe
+	// itself never interpolates a value.
+	Where string
+	// Args are the values of Where's (or Query's) parameters.
+	Args []any
+	// Query is a SELECT the application supplies instead of a table; each
+	// page reads it as a subquery. Its columns must have distinct names.
+	Query string
+	// Name names the query in the manifest. Required with Query.
+	Name string
+	// Key is the ordering key, its columns unique together and never NULL.
+	// Default for a table: its primary key (a table without one is refused
+	// with X_EXPORT_KEY_INVALID). Required with Query.
+	Key []string
+}
+
+// Sink is where a run writes: <Prefix>/<runId>/ in Bucket.
+type Sink struct {
+	// Bucket is the bucket's URL (see blob.Open): s3://, gs://, azblob://,
+	// file://, mem:// or a local directory.
+	Bucket string
+	// Prefix is the key prefix. Empty: the bucket's root. A prefix that
+	// could leave it ("../", an absolute path, an empty segment) is refused
+	// with X_BLOB_KEY_INVALID before anything is written.
+	Prefix string
+}
+
+// Format names a file format.
+type Format string
+
+// The formats an export writes.
+const (
+	CSV     Format = "csv"
+	NDJSON  Format = "ndjson"
+	Parquet Format = "parquet"
+)
+
+// Result is what an export run answers.
+type Result struct {
+	// Rows, Parts and Bytes count the rows exported, the objects written
+	// (the manifest aside) and their bytes as stored.
+	Rows  int64 `json:"rows"`
+	Parts int   `json:"parts"`
+	Bytes int64 `json:"bytes"`
+	// Bucket is the sink's URL (without credentials) and Manifest the key
+	// of the run's manifest in it.
+	Bucket   string `json:"bucket"`
+	Manifest string `json:"manifest"`
+}

@@ -1,0 +1,136 @@
+package exportrows
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/blob"
+)
+
+// page reads up to PageRows rows after cur's key and streams them into one
+// object: rows go from the connection straight into the encoder, which
+// writes through the compressor and the checksum into the bucket's
+// writer. No page of rows is ever held. A page that reads no row writes
+// nothing and ends the run.
+func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
+	if _, err := tx.Exec(ctx, sqlSession); err != nil {
+		return cur, err
+	}
+	set := a.plan.Settings
+	sql, args := a.sql.args(a.src, cur.After, set.PageRows)
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return cur, err
+	}
+	defer rows.Close()
+	next := cursor{After: cur.After, Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes}
+	if !rows.Next() {
+		next.Done = true
+		return next, rows.Err()
+	}
+	part := Part{Key: a.partKey(page)}
+	err = a.bucket.Write(ctx, part.Key, blob.WriteOptions{ContentType: contentType(set)}, func(w io.Writer) error {
+		return a.writePart(w, rows, &part)
+	})
+	if err != nil {
+		return cur, err
+	}
+	next.After = a.keys.texts()
+	next.Rows, next.Parts, next.Bytes = next.Rows+part.Rows, next.Parts+1, next.Bytes+part.Bytes
+	next.Done, next.Part = part.Rows < int64(set.PageRows), &part
+	return next, nil
+}
+
+// writePart encodes the rows, the first already read, into w.
+func (a *attempt[In]) writePart(w io.Writer, rows pgx.Rows, part *Part) error {
+	sum := &summer{w: w, h: sha256.New()}
+	enc, err := newEncoder(sum, a.cols, a.plan.Settings)
+	if err != nil {
+		return err
+	}
+	for more := true; more; more = rows.Next() {
+		vals := rows.RawValues()
+		if err := a.keys.keep(vals); err != nil {
+			return err
+		}
+		if err := enc.row(vals); err != nil {
+			return err
+		}
+		part.Rows++
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if err := enc.close(); err != nil {
+		return err
+	}
+	part.Bytes, part.SHA256 = sum.n, hex.EncodeToString(sum.h.Sum(nil))
+	return nil
+}
+
+// encoder writes rows of raw values in one format.
+type encoder interface {
+	row(vals [][]byte) error
+	// close finishes the file (and its compression); it does not close the
+	// writer beneath.
+	close() error
+}
+
+func newEncoder(w io.Writer, cols []column, set Settings) (encoder, error) {
+	if set.Format == Parquet {
+		return newParquetEncoder(w, cols, set)
+	}
+	z, err := blob.Compress(w, set.Compression)
+	if err != nil {
+		return nil, err
+	}
+	if set.Format == NDJSON {
+		return newNDJSONEncoder(z, cols), nil
+	}
+	return newCSVEncoder(z, cols)
+}
+
+// summer counts and hashes what is written through it: the object's bytes
+// as stored.
+type summer struct {
+	w io.Writer
+	h hash.Hash
+	n int64
+}
+
+func (s *summer) Write(p []byte) (int, error) {
+	s.h.Write(p)
+	n, err := s.w.Write(p)
+	s.n += int64(n)
+	return n, err
+}
+
+// partKey answers the key of page's object: <dir>/part-NNNNN.<ext>.
+func (a *attempt[In]) partKey(page int) string {
+	set := a.plan.Settings
+	name := fmt.Sprintf("part-%05d.%s", page, set.Format)
+	if set.Format != Parquet {
+		name += set.Compression.Ext()
+	}
+	return a.plan.Dir + "/" + name
+}
+
+func contentType(set Settings) string {
+	switch {
+	case set.Format == Parquet:
+		return "application/vnd.apache.parquet"
+	case set.Compression == blob.CompressionGzip:
+		return "application/gzip"
+	case set.Compression == blob.CompressionZstd:
+		return "application/zstd"
+	case set.Format == NDJSON:
+		return "application/x-ndjson"
+	}
+	return "text/csv"
+}

@@ -1,0 +1,81 @@
+package exportrows
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pageSQL are the two statements a page runs: the first page's, and every
+// later page's, which reads after the last key with a row comparison
+// (a, b) > ($1, $2) — keyset, never OFFSET. Identifiers are quoted; the
+// values (the source's Args, the key, the page size) are parameters.
+type pageSQL struct {
+	first, next string
+	formats     pgx.QueryResultFormats
+}
+
+func newPageSQL(src Source, p plan, cols []column) pageSQL {
+	exprs := make([]string, len(cols))
+	formats := make(pgx.QueryResultFormats, len(cols))
+	for i, c := range cols {
+		exprs[i] = c.expr()
+		if c.binary {
+			formats[i] = pgx.BinaryFormatCode
+		}
+	}
+	sel := "select " + strings.Join(exprs, ", ") + " from " + src.from()
+	order := " order by " + quoteAll(p.Key) + " limit "
+	n := len(src.Args)
+	params := make([]string, len(p.Key))
+	for i, k := range p.Key {
+		params[i] = param(n+1+i) + "::text::" + castOf(cols, k)
+	}
+	after := "(" + quoteAll(p.Key) + ") > (" + strings.Join(params, ", ") + ")"
+	if src.Where != "" {
+		after = "(" + src.Where + ") and " + after
+	}
+	return pageSQL{
+		first:   sel + whereOf(src) + order + param(n+1),
+		next:    sel + " where " + after + order + param(n+1+len(p.Key)),
+		formats: formats,
+	}
+}
+
+// args answers the statement and its arguments for the page after the key
+// after (nil: the first page).
+func (q pageSQL) args(src Source, after []string, limit int) (string, []any) {
+	args := make([]any, 0, 3+len(src.Args)+len(after))
+	// An unnamed statement, described then run: the server types Args, and
+	// plans each page for its own key (a cached generic plan could sort
+	// the whole table for every page).
+	args = append(append(args, pgx.QueryExecModeDescribeExec, q.formats), src.Args...)
+	if after == nil {
+		return q.first, append(args, limit)
+	}
+	for _, v := range after {
+		args = append(args, v)
+	}
+	return q.next, append(args, limit)
+}
+
+// whereOf answers the source's WHERE clause, or "".
+func whereOf(s Source) string {
+	if s.Where == "" {
+		return ""
+	}
+	return " where (" + s.Where + ")"
+}
+
+func param(i int) string { return "$" + strconv.Itoa(i) }
+
+// castOf answers the type the key column name's text is cast to.
+func castOf(cols []column, name string) string {
+	for _, c := range cols {
+		if c.Name == name {
+			return c.Base
+		}
+	}
+	return "text"
+}

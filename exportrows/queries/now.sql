@@ -1,0 +1,2 @@
+-- The database clock (the test kit can freeze it).
+select pipe.now()

@@ -1,0 +1,118 @@
+package exportrows
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// TableJobName is the durable name of [TableJob].
+const TableJobName = "pipe.export"
+
+// TableExport is the input of [TableJob]: one table to one prefix, with
+// every choice in the input. `pipe export` enqueues it; an app can too.
+type TableExport struct {
+	// Schema and Table name the table (or view: give it a Key).
+	Schema string `json:"schema,omitempty"`
+	Table  string `json:"table"`
+	// Columns are the exported columns in file order; empty: all.
+	Columns []string `json:"columns,omitempty"`
+	// Key is the ordering key; empty: the table's primary key.
+	Key []string `json:"key,omitempty"`
+	// Where is an SQL filter (the CLI's --where). It is the one place an
+	// operator's raw SQL goes in: it runs with the worker's privileges, in
+	// parentheses after WHERE, so only operators who may run SQL on the
+	// database should be able to enqueue this job. pipe interpolates no
+	// value into it.
+	Where string `json:"where,omitempty"`
+	// To is the URL prefix the export goes under: s3://bucket/prefix,
+	// gs://, azblob://, mem://name/prefix, file:///dir or a local path
+	// (the whole path is the directory; the objects go in <runId>/ there).
+	To string `json:"to"`
+	// Format, Compression and PageRows are as in [Options]; zero: the
+	// defaults (csv, none — zstd inside parquet — and 100,000).
+	Format      Format `json:"format,omitempty"`
+	Compression string `json:"compression,omitempty"`
+	PageRows    int    `json:"pageRows,omitempty"`
+}
+
+// TableJob answers the stock export job, pipe.export, that `pipe export`
+// enqueues and `pipe worker` runs: each run exports the table its input
+// names to the prefix it names.
+func TableJob() *pipeline.Job[TableExport, Result] {
+	return MustNew(Options[TableExport]{
+		Name:  TableJobName,
+		Key:   TableExport.key,
+		Check: TableExport.Check,
+		Source: func(in TableExport) Source {
+			return Source{Schema: in.Schema, Table: in.Table, Columns: in.Columns, Key: in.Key, Where: in.Where}
+		},
+		Sink: TableExport.sink,
+		SettingsOf: func(in TableExport) Settings {
+			return Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
+		},
+		Job: pipeline.JobOptions[TableExport]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
+	})
+}
+
+// Check refuses an input the export cannot run: no table, a destination
+// that does not parse or whose prefix could leave its bucket, settings out
+// of range.
+func (in TableExport) Check() error {
+	if strings.TrimSpace(in.Table) == "" {
+		return errcode.New(errcode.JobInputInvalid, "export: no table is named").WithFix("name the table to export")
+	}
+	_, prefix, err := splitTo(in.To)
+	if err != nil {
+		return err
+	}
+	if _, err := runDirKey(prefix, "run"); err != nil {
+		return err
+	}
+	s := Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
+	if faults := s.faults(); len(faults) > 0 {
+		return errcode.New(errcode.JobInputInvalid, "export: %s", strings.Join(faults, "; ")).
+			WithFix("use the format csv, ndjson or parquet, the compression none, gzip or zstd, and a page size of 0 or more")
+	}
+	return nil
+}
+
+// key is the run's idempotency key: the table and the destination, and a
+// digest of the whole input so that two different exports never dedupe.
+func (in TableExport) key() string {
+	raw, _ := json.Marshal(in)
+	sum := sha256.Sum256(raw)
+	return Source{Schema: in.Schema, Table: in.Table}.label() + " -> " + in.To + " " + hex.EncodeToString(sum[:6])
+}
+
+func (in TableExport) sink() Sink {
+	bucket, prefix, _ := splitTo(in.To) // Check refused a bad URL
+	return Sink{Bucket: bucket, Prefix: prefix}
+}
+
+// splitTo splits a destination into its bucket's URL and the key prefix:
+// s3://b/p/q?region=r is s3://b?region=r and p/q; a file URL or a local
+// path is the bucket itself, with no prefix.
+func splitTo(to string) (bucket, prefix string, err error) {
+	if strings.TrimSpace(to) == "" {
+		return "", "", errcode.New(errcode.BlobURLInvalid, "export: no destination is named").
+			WithFix("name where the export goes: s3://bucket/prefix, file:///dir or a local directory")
+	}
+	if strings.HasPrefix(strings.ToLower(to), "file:") || !strings.Contains(to, "://") {
+		return to, "", nil
+	}
+	u, err := url.Parse(to)
+	if err != nil || u.Host == "" || u.Fragment != "" {
+		return "", "", errcode.New(errcode.BlobURLInvalid, "export: the destination is not a bucket URL").
+			WithFix("use s3://bucket/prefix, gs://bucket/prefix, azblob://container/prefix, mem://name/prefix, file:///dir or a local directory")
+	}
+	prefix = strings.TrimPrefix(u.Path, "/")
+	u.Path, u.RawPath = "", ""
+	return u.String(), prefix, nil
+}
