@@ -7,7 +7,7 @@ import (
 
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
-	"github.com/pipekit/pipe/internal/importbench"
+	"github.com/pipekit/pipe/internal/filebench"
 )
 
 // BenchmarkImportOrders imports 200,000 orders of the anchors' shape with
@@ -15,7 +15,7 @@ import (
 // -memprofile to see what a page allocates.
 func BenchmarkImportOrders(b *testing.B) {
 	var data bytes.Buffer
-	if err := importbench.WriteOrders(&data, 200_000, 7); err != nil {
+	if err := filebench.WriteOrders(&data, 200_000, 7); err != nil {
 		b.Fatal(err)
 	}
 	pool := fixtures.DB(b)

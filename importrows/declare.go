@@ -1,6 +1,8 @@
 package importrows
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pipekit/pipe/errcode"
@@ -69,7 +71,8 @@ func columnFaults(cols []string, types map[string]string) []string {
 		}
 		seen[c] = true
 	}
-	for c, t := range types {
+	for _, c := range slices.Sorted(maps.Keys(types)) {
+		t := types[c]
 		if cols != nil && !seen[c] {
 			faults = append(faults, "Types names "+c+", which is not a declared column")
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/pipekit/pipe/blob"
@@ -85,7 +86,7 @@ func matchHeader(file, declared []string) error {
 			dup = append(dup, c)
 		}
 		seen[c] = true
-		if !contains(declared, c) {
+		if !slices.Contains(declared, c) {
 			unknown = append(unknown, c)
 		}
 	}

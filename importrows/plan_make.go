@@ -2,6 +2,7 @@ package importrows
 
 import (
 	"context"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -123,7 +124,7 @@ func (t *target) typeColumns(p *plan) error {
 		p.Types[i], p.Required[i] = c.Type, c.NotNull
 	}
 	for _, c := range t.Columns {
-		if c.NotNull && !c.Defaulted && !c.Generated && !contains(p.Columns, c.Name) {
+		if c.NotNull && !c.Defaulted && !c.Generated && !slices.Contains(p.Columns, c.Name) {
 			missing = append(missing, c.Name)
 		}
 	}
@@ -131,7 +132,7 @@ func (t *target) typeColumns(p *plan) error {
 		return headerMismatch(missing, unknown, nil)
 	}
 	for _, k := range t.Key {
-		if !contains(p.Columns, k) {
+		if !slices.Contains(p.Columns, k) {
 			return errcode.New(errcode.ImportTableInvalid, "import: the key column %s is not among the file's columns", k).
 				WithFix("import a file that carries every key column, or import without a key")
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -35,7 +36,7 @@ func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, direct bool, produce
 	into := w.table
 	if len(w.key) > 0 && !direct {
 		into = stageTable
-		stmt := fmt.Sprintf("create temp table %s on commit drop as select %s from %s with no data", stageTable, w.list(""), w.table)
+		stmt := fmt.Sprintf("create temp table %s on commit drop as select %s from %s with no data", stageTable, w.list(), w.table)
 		if _, err := tx.Exec(ctx, stmt); err != nil {
 			return 0, err
 		}
@@ -55,7 +56,7 @@ func (w *tableWriter) copy(ctx context.Context, tx pgx.Tx, into string, produce 
 		pw.CloseWithError(err)
 		done <- err
 	}()
-	stmt := fmt.Sprintf("copy %s (%s) from stdin (format csv)", into, w.list(""))
+	stmt := fmt.Sprintf("copy %s (%s) from stdin (format csv)", into, w.list())
 	tag, err := tx.Conn().PgConn().CopyFrom(ctx, pr, stmt)
 	pr.CloseWithError(errCopyEnded) // unblock a producer the server stopped reading
 	if perr := <-done; perr != nil && !errors.Is(perr, errCopyEnded) {
@@ -98,20 +99,20 @@ func (w *tableWriter) upsert(ctx context.Context, tx pgx.Tx) (int64, error) {
 // upsertSQL is the statement; lastWins keeps only the last staged row of
 // each key (the staging heap is in file order).
 func (w *tableWriter) upsertSQL(lastWins bool) string {
-	from := fmt.Sprintf("select %s from %s", w.list(""), stageTable)
+	from := fmt.Sprintf("select %s from %s", w.list(), stageTable)
 	if lastWins {
 		key := w.quoted(w.key)
 		from = fmt.Sprintf("select distinct on (%s) %s from %s order by %s, ctid desc",
-			key, w.list(""), stageTable, key)
+			key, w.list(), stageTable, key)
 	}
 	return fmt.Sprintf("insert into %s (%s) %s on conflict (%s) %s",
-		w.table, w.list(""), from, w.quoted(w.key), w.onConflict())
+		w.table, w.list(), from, w.quoted(w.key), w.onConflict())
 }
 
 func (w *tableWriter) onConflict() string {
 	var set []string
 	for _, c := range w.columns {
-		if !contains(w.key, c) {
+		if !slices.Contains(w.key, c) {
 			q := pgx.Identifier{c}.Sanitize()
 			set = append(set, q+" = excluded."+q)
 		}
@@ -122,25 +123,15 @@ func (w *tableWriter) onConflict() string {
 	return "do update set " + strings.Join(set, ", ")
 }
 
-func (w *tableWriter) list(prefix string) string { return w.quotedWith(prefix, w.columns) }
+// list answers the COPY columns, quoted, comma-separated.
+func (w *tableWriter) list() string { return w.quoted(w.columns) }
 
-func (w *tableWriter) quoted(cols []string) string { return w.quotedWith("", cols) }
-
-func (w *tableWriter) quotedWith(prefix string, cols []string) string {
+func (w *tableWriter) quoted(cols []string) string {
 	q := make([]string, len(cols))
 	for i, c := range cols {
-		q[i] = prefix + pgx.Identifier{c}.Sanitize()
+		q[i] = pgx.Identifier{c}.Sanitize()
 	}
 	return strings.Join(q, ", ")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // refusedWrite names a write the database refused by its SQLSTATE and the

@@ -1,0 +1,24 @@
+// Package importrows imports files — CSV, NDJSON and Parquet, plain, gzip
+// or zstd, UTF-8, UTF-16 or Latin-1 — from object storage into PostgreSQL,
+// as a durable job.
+//
+// [New] declares an import: a [pipeline.Job] whose runs read the file their
+// input names a page at a time (Options.PageBytes, 8 MiB). Each page is one
+// step whose checkpoint is the byte offset after its last whole record; a
+// killed run resumes there, and the bytes after the last whole record are
+// read again by the next page.
+//
+// Rows go to a table (Options.Into: COPY, and an upsert on the key, with
+// the page and its checkpoint committed in one transaction, so each page
+// lands exactly once) or to the app's Options.Handle in batches (at least
+// once per page). Values are coerced to the columns' types as an HTML form
+// would be; a refused row is reported as {line, byteOffset, field, code} in
+// <prefix>/<runId>/errors-NNNNN.ndjson — never with its value. Past
+// Options.MaxRowErrors the run fails with X_IMPORT_TOO_MANY_ERRORS.
+//
+// [TableJob] is the stock job pipe.import behind `pipe import`: its input
+// names the file's URL, the table and every option.
+//
+// Memory is a page, not the file: the page buffer lives outside the Go
+// heap and is reused by every page of an attempt.
+package importrows
