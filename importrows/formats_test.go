@@ -113,3 +113,48 @@ func TestImportNDJSONRefusesUnknownKeysAndBadJSON(t *testing.T) {
 func TestImportTSV(t *testing.T) {
 	importPeople(t, "p.tsv", []byte("id\tname\n1\tZoë\n2\t\"Ærø, \"\"the\"\" isle\"\n3\tplain\n"), nil)
 }
+
+func TestImportCorruptAndMisencodedFiles(t *testing.T) {
+	cases := []struct {
+		name, key, code string
+		data            []byte
+		src             func(*importrows.Source)
+	}{
+		{"gzip cut short", "p.csv.gz", "X_COMPRESSION_INVALID", gzipped(peopleCSV)[:30], nil},
+		{"utf-16 named, no BOM", "p.csv", "X_ENCODING_INVALID", []byte("i\x00d\x00\n\x00"), func(s *importrows.Source) { s.Encoding = "utf-16" }},
+		{"unknown encoding", "p.csv", "X_ENCODING_INVALID", []byte(peopleCSV), func(s *importrows.Source) { s.Encoding = "ebcdic" }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := setup(t, peopleDDL)
+			o := tableOptions("people", "id")
+			if c.src != nil {
+				base := o.Source
+				o.Source = func(in fileIn) importrows.Source { s := base(in); c.src(&s); return s }
+			}
+			d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, c.key, c.data))
+			if d.State != "dead" || lastCode(d) != c.code {
+				t.Fatalf("%s %+v: want dead with %s", d.State, d.LastError, c.code)
+			}
+		})
+	}
+}
+
+func TestImportRefusesInvalidUTF8InAField(t *testing.T) {
+	b := setup(t, peopleDDL)
+	d, res := run(t, b.pool, importrows.MustNew(tableOptions("people", "id")), b.put(t, "p.csv", []byte("id,name\n1,ok\n2,bad\xff\xfe\n")))
+	if d.State != "done" || res.Rows != 1 || res.Refused != 1 {
+		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
+	}
+	if rep := readReport(t, b, d.RunID); rep[0]["field"] != "name" || rep[0]["code"] != "X_IMPORT_FIELD_INVALID" {
+		t.Fatalf("report %v", rep)
+	}
+}
+
+func gzipped(s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
