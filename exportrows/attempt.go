@@ -25,6 +25,7 @@ type attempt[In any] struct {
 	cols   []column // the plan's columns, exported then hidden
 	sql    pageSQL
 	keys   keyKeeper
+	pq     *parquetEncoder // made by the first Parquet page
 }
 
 // open checks the input and opens the sink's bucket. A hostile prefix or a

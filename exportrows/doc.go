@@ -93,10 +93,11 @@
 // a string ("12.50"): a float would lose digits and the scale. real and
 // double precision are numbers, NaN and the infinities strings ("NaN",
 // "Infinity", "-Infinity"). boolean is true/false; json and jsonb are
-// embedded as JSON (json without its line breaks); bytea is a string in
-// the hex form ("\\x0aff"); uuid, dates and timestamps are strings as in
-// CSV; one-dimensional arrays are JSON arrays of their elements by the same
-// rules; any other type is its text as a string. NULL is null.
+// embedded as JSON (json compacted: its line breaks go); bytea is a
+// string in the hex form ("\\x0aff"); uuid, dates and timestamps are
+// strings as in CSV; one-dimensional arrays are JSON arrays of their
+// elements by the same rules; any other type is its text as a string. NULL
+// is null.
 //
 // # Parquet
 //

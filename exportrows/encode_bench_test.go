@@ -45,7 +45,7 @@ func BenchmarkEncoder(b *testing.B) {
 			var size int64
 			for range b.N {
 				sum := &summer{w: io.Discard, h: sha256.New()}
-				enc, err := newEncoder(sum, cols, set)
+				enc, err := benchEncoder(sum, cols, set)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -63,4 +63,15 @@ func BenchmarkEncoder(b *testing.B) {
 			b.ReportMetric(float64(size), "bytes/part")
 		})
 	}
+}
+
+func benchEncoder(w io.Writer, cols []column, set Settings) (encoder, error) {
+	if set.Format != Parquet {
+		return newTextEncoder(w, cols, set)
+	}
+	e, err := newParquetEncoder(cols, set)
+	if err == nil {
+		e.reset(w)
+	}
+	return e, err
 }

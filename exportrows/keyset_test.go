@@ -87,7 +87,7 @@ func TestQuerySource(t *testing.T) {
 	b := setup(t, `create table orders(id int primary key, org text, total int);
 		insert into orders select i, 'org' || (i % 2), i * 10 from generate_series(1, 7) i`)
 	in := exportIn{Bucket: b.bucket, Prefix: "q", Run: "q", PageRows: 1, Key: []string{"org", "n"},
-		Query: `select org, count(*) as n, sum(total) as total from orders where total > $1 group by org`, Args: []any{20}}
+		Query: "select org, count(*) as n, sum(total) as total from orders where total > $1 group by org -- by org", Args: []any{20}}
 	got := partsText(t, b.export(t, options(), in))
 	if strings.Join(got, "|") != "org0,2,100|org1,3,150" {
 		t.Fatalf("parts %q", got)
@@ -102,7 +102,7 @@ func TestQuerySource(t *testing.T) {
 func TestWhereWithArgs(t *testing.T) {
 	b := setup(t, `create table orders(id int primary key, org text); insert into orders select i, 'org' || (i % 3) from generate_series(1, 9) i`)
 	in := b.in(t, "orders")
-	in.Where, in.Args, in.PageRows = "org = $1 or id = $2", []any{"org1", 9}, 2
+	in.Where, in.Args, in.PageRows = "org = $1 or id = $2 -- a comment ends with its line", []any{"org1", 9}, 2
 	if got := partsText(t, b.export(t, options(), in)); strings.Join(got, "|") != "1,org1\n4,org1|7,org1\n9,org0" {
 		t.Fatalf("parts %q", got)
 	}

@@ -50,7 +50,7 @@ func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor)
 // writePart encodes the rows, the first already read, into w.
 func (a *attempt[In]) writePart(w io.Writer, rows pgx.Rows, part *Part) error {
 	sum := &summer{w: w, h: sha256.New()}
-	enc, err := newEncoder(sum, a.cols, a.plan.Settings)
+	enc, err := a.encoder(sum)
 	if err != nil {
 		return err
 	}
@@ -82,10 +82,25 @@ type encoder interface {
 	close() error
 }
 
-func newEncoder(w io.Writer, cols []column, set Settings) (encoder, error) {
-	if set.Format == Parquet {
-		return newParquetEncoder(w, cols, set)
+// encoder answers the page's encoder writing into w. The attempt's Parquet
+// encoder serves every page: its buffers are reused, not reallocated.
+func (a *attempt[In]) encoder(w io.Writer) (encoder, error) {
+	set := a.plan.Settings
+	if set.Format != Parquet {
+		return newTextEncoder(w, a.cols, set)
 	}
+	if a.pq == nil {
+		var err error
+		if a.pq, err = newParquetEncoder(a.cols, set); err != nil {
+			return nil, err
+		}
+	}
+	a.pq.reset(w)
+	return a.pq, nil
+}
+
+// newTextEncoder answers a csv or ndjson encoder writing into w.
+func newTextEncoder(w io.Writer, cols []column, set Settings) (encoder, error) {
 	z, err := blob.Compress(w, set.Compression)
 	if err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ func newPageSQL(src Source, p plan, cols []column) pageSQL {
 	}
 	after := "(" + quoteAll(p.Key) + ") > (" + strings.Join(params, ", ") + ")"
 	if src.Where != "" {
-		after = "(" + src.Where + ") and " + after
+		after = "(" + src.Where + "\n) and " + after
 	}
 	return pageSQL{
 		first:   sel + whereOf(src) + order + param(n+1),
@@ -65,7 +65,7 @@ func whereOf(s Source) string {
 	if s.Where == "" {
 		return ""
 	}
-	return " where (" + s.Where + ")"
+	return " where (" + s.Where + "\n)" // a trailing -- comment ends with its line
 }
 
 func param(i int) string { return "$" + strconv.Itoa(i) }

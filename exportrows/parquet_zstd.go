@@ -6,19 +6,16 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// pageZstd compresses one file's Parquet pages with zstd at its default
-// level. It keeps one encoder for the file whose window is a page's size
-// (256 KiB), where parquet-go's shared codec pools encoders sized for
-// streams: a pool the garbage collector empties, each refill megabytes.
+// pageZstd compresses an export's Parquet pages with zstd at its default
+// level. It keeps one encoder whose window is a page's size, where
+// parquet-go's shared codec pools encoders sized for streams: a pool the
+// garbage collector empties, each refill megabytes.
 type pageZstd struct {
 	enc *zstd.Encoder
 }
 
-// pageWindow is the largest page parquet-go writes (its page buffer size).
-const pageWindow = parquet.DefaultPageBufferSize
-
 func newPageZstd() (*pageZstd, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(pageWindow),
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(pageBytes),
 		zstd.WithLowerEncoderMem(true), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false))
 	if err != nil {
 		return nil, err

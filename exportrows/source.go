@@ -41,10 +41,10 @@ func (s Source) ident() string {
 }
 
 // from answers the FROM item pages read: the quoted table, or the query as
-// a subquery.
+// a subquery (its own line, so a trailing -- comment ends there).
 func (s Source) from() string {
 	if s.Query != "" {
-		return "(" + s.Query + ") as q"
+		return "(" + s.Query + "\n) as q"
 	}
 	return s.ident()
 }
