@@ -41,13 +41,29 @@ func hostileCSV(n int, seed uint64) []byte {
 }
 
 func TestImportPageEdgesMatchEncodingCSV(t *testing.T) {
+	// Small pages put page edges everywhere; the default page over a file
+	// of several MiB reads each page in 1 MiB chunks, putting chunk edges
+	// everywhere.
+	t.Run("64 KiB pages", func(t *testing.T) { importHostile(t, 6000, 64<<10, 4, false) })
+	t.Run("chunks of the default page", func(t *testing.T) { importHostile(t, 40000, 0, 1, false) })
+	t.Run("chunks of a gzip stream", func(t *testing.T) { importHostile(t, 40000, 0, 1, true) })
+}
+
+func importHostile(t *testing.T, n int, pageBytes int64, minPages int, gz bool) {
 	b := setup(t, `create table h(k int primary key, a text, b text)`)
-	data := hostileCSV(6000, 3)
+	data := hostileCSV(n, 3)
 	o := tableOptions("h", "k")
-	o.PageBytes = 64 << 10
-	d, res := run(t, b.pool, importrows.MustNew(o), b.put(t, "h.csv", data))
-	if d.State != "done" || res.Refused != 0 || res.Pages < 4 {
+	o.PageBytes = pageBytes
+	file, key := data, "h.csv"
+	if gz {
+		file, key = gzipped(string(data)), "h.csv.gz"
+	}
+	d, res := run(t, b.pool, importrows.MustNew(o), b.put(t, key, file))
+	if d.State != "done" || res.Refused != 0 || res.Pages < minPages {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
+	}
+	if pageBytes == 0 && len(data) < 3<<20 {
+		t.Fatalf("the file is %d bytes: too small to cross chunk edges", len(data))
 	}
 	want, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil {

@@ -15,6 +15,9 @@ type pageSource interface {
 	// read answers up to n bytes from off and whether the data ends within
 	// them. The slice is valid until the next read.
 	read(ctx context.Context, off int64, n int) ([]byte, bool, error)
+	// check refuses a file that changed since the plan; a page calls it
+	// once, before its first read.
+	check(ctx context.Context) error
 	close() error
 }
 
@@ -30,9 +33,6 @@ type rangedSource struct {
 }
 
 func (s *rangedSource) read(ctx context.Context, off int64, n int) ([]byte, bool, error) {
-	if err := s.unchanged(ctx); err != nil {
-		return nil, false, err
-	}
 	want := min(int64(n), s.size-off)
 	if want <= 0 {
 		return nil, true, nil
@@ -53,9 +53,9 @@ func (s *rangedSource) read(ctx context.Context, off int64, n int) ([]byte, bool
 	return buf, off+want >= s.size, nil
 }
 
-// unchanged refuses a file that changed since the plan: a resumed import
-// must not mix two versions of a file.
-func (s *rangedSource) unchanged(ctx context.Context) error {
+// check refuses a file that changed since the plan: a resumed import must
+// not mix two versions of a file.
+func (s *rangedSource) check(ctx context.Context) error {
 	a, err := s.bucket.Stat(ctx, s.key)
 	if err != nil {
 		return err
@@ -126,6 +126,9 @@ func (s *streamSource) read(ctx context.Context, off int64, n int) ([]byte, bool
 	k := min(n, s.hi)
 	return s.buf[:k], s.eof && k == s.hi, nil
 }
+
+// check has nothing to compare: a stream is read from its start.
+func (s *streamSource) check(context.Context) error { return nil }
 
 func (s *streamSource) reopen(ctx context.Context) error {
 	_ = s.closeStream()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/split"
 )
 
@@ -46,24 +47,49 @@ func (a *attempt[In]) newPageRows(page int, cur cursor, sink rowSink) (*pageRows
 	}, nil
 }
 
-// scanText reads the page at cur and passes each record to rows; it answers
-// the checkpoint after the page's last whole record.
+// readChunk is how many bytes of a page are read and scanned at a time:
+// the page buffer's size. It holds a whole record, so every chunk but the
+// page's last one consumes at least one.
+func (a *attempt[In]) readChunk() int {
+	return max(1<<20, a.lim.MaxRecordBytes+2)
+}
+
+// scanText reads the page at cur a chunk at a time and passes each record
+// to rows; it answers the checkpoint after the page's last whole record. A
+// record the chunk's end cuts is read again at the start of the next chunk;
+// one the page's end cuts, by the next page.
 func (a *attempt[In]) scanText(ctx context.Context, cur cursor, rows *pageRows) (cursor, error) {
-	data, eof, err := a.text.read(ctx, cur.Offset, a.window())
-	if err != nil {
+	if err := a.text.check(ctx); err != nil {
 		return cur, err
 	}
 	sp := a.splitter()
-	consumed, lines, err := sp.Scan(data, cur.Offset, cur.Line, eof, func(rec []byte, off, line int64) error {
-		return rows.record(ctx, rec, off, line)
-	})
-	if err != nil {
-		return cur, err
-	}
+	fn := func(rec []byte, off, line int64) error { return rows.record(ctx, rec, off, line) }
+	end := cur.Offset + int64(a.window())
 	next := cur
-	next.Offset, next.Line = cur.Offset+int64(consumed), cur.Line+lines
+	for {
+		start := next.Offset
+		data, eof, err := a.text.read(ctx, start, int(min(int64(a.readChunk()), end-start)))
+		if err != nil {
+			return cur, err
+		}
+		consumed, lines, err := sp.Scan(data, start, next.Line, eof, fn)
+		if err != nil {
+			return cur, err
+		}
+		next.Offset, next.Line = start+int64(consumed), next.Line+lines
+		if eof && consumed == len(data) {
+			next.Done = true
+			break
+		}
+		if start+int64(len(data)) >= end {
+			break // the page's bytes are read
+		}
+		if consumed == 0 {
+			return cur, errcode.New(errcode.Invariant, "import: a chunk of %d bytes held no whole record", len(data)).
+				WithFix("report this: a chunk is sized to hold the longest record")
+		}
+	}
 	next.Rows, next.Refused = cur.Rows+rows.rows, cur.Refused+rows.refused
-	next.Done = eof && consumed == len(data)
 	return next, nil
 }
 
