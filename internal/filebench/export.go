@@ -14,6 +14,14 @@ import (
 	"github.com/pipekit/pipe/exportrows"
 )
 
+// The export figures' table, its own so that the import figures can run
+// beside them.
+const (
+	exportTable = "pipe_bench_export"
+	exportDDL   = `drop table if exists pipe_bench_export;
+create table pipe_bench_export(id uuid primary key, org_id uuid not null, total bigint not null, note text, created_at timestamptz not null)`
+)
+
 // ExportOptions configure [RunExport]. Each field's comment gives its
 // default.
 type ExportOptions struct {
@@ -33,7 +41,7 @@ type ExportResult struct {
 	PeakAnonMiB    float64 `json:"peakAnonMiB"`
 }
 
-// RunExport loads the orders into pipe_bench_orders, then times the anchor
+// RunExport loads the orders into pipe_bench_export, then times the anchor
 // — COPY (SELECT ...) TO STDOUT in CSV into a file, what `psql \copy ... to`
 // does — beside `pipe export` to CSV and to Parquet with zstd, each run in a
 // helper process whose peak RSS it reports. It drops the table after.
@@ -47,7 +55,7 @@ func RunExport(ctx context.Context, pool *pgxpool.Pool, url string, o ExportOpti
 		return res, err
 	}
 	defer os.RemoveAll(dir)
-	defer pool.Exec(context.Background(), `drop table if exists `+table)
+	defer pool.Exec(context.Background(), `drop table if exists `+exportTable)
 	if res.Rows, err = loadOrders(ctx, pool, dir, o.Rows); err != nil {
 		return res, err
 	}
@@ -55,14 +63,14 @@ func RunExport(ctx context.Context, pool *pgxpool.Pool, url string, o ExportOpti
 		return res, err
 	}
 	fmt.Fprintf(out, "copy to (anchor): %d rows in %.2f s (%.0f rows/s)\n", res.Rows, res.AnchorSeconds, float64(res.Rows)/res.AnchorSeconds)
-	csv, err := runExport(ctx, url, dir, exportrows.CSV, o.PageRows)
+	csv, err := runExport(ctx, url, dir, exportrows.CSV, o.PageRows, res.Rows)
 	if err != nil {
 		return res, err
 	}
 	res.CSVSeconds, res.PeakRSSMiB, res.PeakAnonMiB = csv.Seconds, csv.PeakRSSMiB, csv.PeakAnonMiB
 	fmt.Fprintf(out, "export csv: %d rows in %.2f s (%.0f rows/s), peak rss %.0f MiB (%.0f MiB anonymous), %.2fx the anchor's time\n",
 		res.Rows, csv.Seconds, float64(res.Rows)/csv.Seconds, csv.PeakRSSMiB, csv.PeakAnonMiB, csv.Seconds/res.AnchorSeconds)
-	pq, err := runExport(ctx, url, dir, exportrows.Parquet, o.PageRows)
+	pq, err := runExport(ctx, url, dir, exportrows.Parquet, o.PageRows, res.Rows)
 	if err != nil {
 		return res, err
 	}
@@ -72,7 +80,7 @@ func RunExport(ctx context.Context, pool *pgxpool.Pool, url string, o ExportOpti
 	return res, nil
 }
 
-// loadOrders fills pipe_bench_orders with n generated orders (untimed).
+// loadOrders fills pipe_bench_export with n generated orders (untimed).
 func loadOrders(ctx context.Context, pool *pgxpool.Pool, dir string, n int) (int64, error) {
 	if n == 0 {
 		n = 1_000_000
@@ -82,7 +90,7 @@ func loadOrders(ctx context.Context, pool *pgxpool.Pool, dir string, n int) (int
 		return 0, err
 	}
 	defer os.Remove(path)
-	if _, err := pool.Exec(ctx, tableDDL); err != nil {
+	if _, err := pool.Exec(ctx, exportDDL); err != nil {
 		return 0, err
 	}
 	f, err := os.Open(path)
@@ -95,11 +103,11 @@ func loadOrders(ctx context.Context, pool *pgxpool.Pool, dir string, n int) (int
 		return 0, err
 	}
 	defer conn.Release()
-	tag, err := conn.Conn().PgConn().CopyFrom(ctx, f, `copy pipe_bench_orders from stdin (format csv, header)`)
+	tag, err := conn.Conn().PgConn().CopyFrom(ctx, f, `copy pipe_bench_export from stdin (format csv, header)`)
 	if err != nil {
 		return 0, err
 	}
-	_, err = conn.Exec(ctx, `vacuum analyze pipe_bench_orders`)
+	_, err = conn.Exec(ctx, `vacuum analyze pipe_bench_export`)
 	return tag.RowsAffected(), err
 }
 
@@ -117,19 +125,26 @@ func copyTo(ctx context.Context, pool *pgxpool.Pool, path string) (float64, erro
 	}
 	defer conn.Release()
 	start := time.Now()
-	if _, err := conn.Conn().PgConn().CopyTo(ctx, f, `copy (select * from pipe_bench_orders) to stdout (format csv, header)`); err != nil {
+	if _, err := conn.Conn().PgConn().CopyTo(ctx, f, `copy (select * from pipe_bench_export) to stdout (format csv, header)`); err != nil {
 		return 0, err
 	}
 	return time.Since(start).Seconds(), nil // no fsync, as psql \copy does none
 }
 
-// runExport exports the table in format in a helper process.
-func runExport(ctx context.Context, url, dir string, format exportrows.Format, pageRows int) (*helperRun, error) {
-	in := exportrows.TableExport{Table: table, To: filepath.Join(dir, string(format)), Format: format, PageRows: pageRows}
+// runExport exports the table in format in a helper process; an export of
+// other than the table's rows is an error, not a figure.
+func runExport(ctx context.Context, url, dir string, format exportrows.Format, pageRows int, want int64) (*helperRun, error) {
+	in := exportrows.TableExport{Table: exportTable, To: filepath.Join(dir, string(format)), Format: format, PageRows: pageRows}
 	r, err := runHelper(ctx, url, exportrows.TableJobName, in)
 	if err != nil {
 		return nil, err
 	}
 	var er exportrows.Result
-	return r, json.Unmarshal(r.Result, &er)
+	if err := json.Unmarshal(r.Result, &er); err != nil {
+		return nil, err
+	}
+	if er.Rows != want {
+		return nil, fmt.Errorf("the %s export wrote %d rows of the table's %d", format, er.Rows, want)
+	}
+	return r, nil
 }

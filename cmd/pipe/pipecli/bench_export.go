@@ -13,7 +13,7 @@ func (a *app) benchExportCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Measure pipe export beside COPY TO",
-		Long: "bench export loads --rows orders (default 1,000,000) into the table pipe_bench_orders, then\n" +
+		Long: "bench export loads --rows orders (default 1,000,000) into the table pipe_bench_export, then\n" +
 			"times the anchor — COPY (SELECT ...) TO STDOUT as CSV into a file, what `psql \\copy ... to`\n" +
 			"does — beside `pipe export` to CSV and to Parquet with zstd, each run in a helper process\n" +
 			"whose peak RSS it reports. It drops the table after.",
