@@ -19,6 +19,7 @@
 // [TableJob] is the stock job pipe.import behind `pipe import`: its input
 // names the file's URL, the table and every option.
 //
-// Memory is a page, not the file: the page buffer lives outside the Go
-// heap and is reused by every page of an attempt.
+// Memory is a page, not the file — less, in fact: a page is read and
+// scanned in 1 MiB chunks, into one buffer that lives outside the Go heap
+// and is reused by every page of an attempt.
 package importrows

@@ -4,8 +4,8 @@ package importrows
 
 import "syscall"
 
-// newPageBuffer answers a page buffer of n bytes mapped outside the Go heap:
-// a page is the largest thing an import holds, and kept on the heap it
+// newPageBuffer answers a read buffer of n bytes mapped outside the Go
+// heap: it is the largest thing an import holds, and kept on the heap it
 // would double the garbage collector's goal (the heap may grow to twice
 // what is live), so off the heap it costs its own size and no more. free
 // unmaps it.
