@@ -114,9 +114,14 @@ func (a *attempt[In]) newTextSource() pageSource {
 	if !a.plan.Stream {
 		return &rangedSource{bucket: a.bucket, key: a.src.Key, size: a.plan.Size, etag: a.plan.ETag}
 	}
-	return &streamSource{open: func(ctx context.Context) (io.ReadCloser, error) {
-		return openDecoded(ctx, a.bucket, a.src.Key, a.plan)
-	}}
+	return &streamSource{
+		open: func(ctx context.Context) (io.ReadCloser, error) {
+			return openDecoded(ctx, a.bucket, a.src.Key, a.plan)
+		},
+		verify: func(ctx context.Context) error {
+			return unchanged(ctx, a.bucket, a.src.Key, a.plan.Size, a.plan.ETag)
+		},
+	}
 }
 
 // openDecoded opens the object as a stream of UTF-8: decompressed, then

@@ -106,3 +106,22 @@ func TestImportRefusesAFileThatChangedMidRun(t *testing.T) {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
 }
+
+func TestImportRefusesACompressedFileThatChangedMidRun(t *testing.T) {
+	b := setup(t, ordersDDL)
+	in := b.put(t, "o.csv.gz", gzipped(string(ordersCSV(3000))))
+	o := tableOptions("orders", "id")
+	o.PageBytes = 64 << 10
+	o.Into = nil
+	o.Columns = []string{"id", "org_id", "total", "note", "created_at"}
+	o.Handle = func(ctx context.Context, bt importrows.Batch[fileIn]) error {
+		if bt.Page == 0 {
+			return os.WriteFile(filepath.Join(b.dir, "o.csv.gz"), gzipped(string(ordersCSV(3001))), 0o644)
+		}
+		return nil
+	}
+	d, _ := run(t, b.pool, importrows.MustNew(o), in)
+	if d.State != "dead" || lastCode(d) != "X_IMPORT_SOURCE_CHANGED" {
+		t.Fatalf("%s %+v", d.State, d.LastError)
+	}
+}

@@ -56,11 +56,16 @@ func (s *rangedSource) read(ctx context.Context, off int64, n int) ([]byte, bool
 // check refuses a file that changed since the plan: a resumed import must
 // not mix two versions of a file.
 func (s *rangedSource) check(ctx context.Context) error {
-	a, err := s.bucket.Stat(ctx, s.key)
+	return unchanged(ctx, s.bucket, s.key, s.size, s.etag)
+}
+
+// unchanged compares the object's size and ETag with the plan's.
+func unchanged(ctx context.Context, b *blob.Bucket, key string, size int64, etag string) error {
+	a, err := b.Stat(ctx, key)
 	if err != nil {
 		return err
 	}
-	if a.Size != s.size || a.ETag != s.etag {
+	if a.Size != size || a.ETag != etag {
 		return errSourceChanged()
 	}
 	return nil
@@ -92,6 +97,7 @@ func changedOr(err error) error {
 // (decoding again, writing nothing), as a resumed attempt does.
 type streamSource struct {
 	open   func(ctx context.Context) (io.ReadCloser, error)
+	verify func(ctx context.Context) error
 	rc     io.ReadCloser
 	buf    []byte
 	free   func()
@@ -127,8 +133,8 @@ func (s *streamSource) read(ctx context.Context, off int64, n int) ([]byte, bool
 	return s.buf[:k], s.eof && k == s.hi, nil
 }
 
-// check has nothing to compare: a stream is read from its start.
-func (s *streamSource) check(context.Context) error { return nil }
+// check refuses a file that changed since the plan, as a ranged read does.
+func (s *streamSource) check(ctx context.Context) error { return s.verify(ctx) }
 
 func (s *streamSource) reopen(ctx context.Context) error {
 	_ = s.closeStream()
