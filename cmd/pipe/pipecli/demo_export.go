@@ -2,7 +2,6 @@ package pipecli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 
@@ -15,22 +14,10 @@ import (
 // demoExport exports demo_orders to Parquet under dir with pipe.export,
 // worked in this process, and reads the manifest back.
 func (a *app) demoExport(ctx context.Context, pool *pgxpool.Pool, dir string) (*exportrows.Manifest, error) {
-	job := exportrows.TableJob()
 	in := exportrows.TableExport{Table: "demo_orders", To: filepath.Join(dir, "export"), Format: exportrows.Parquet, PageRows: 5000}
-	res, err := job.Enqueue(ctx, pool, in)
+	a.say("exporting demo_orders to Parquet under %s…\n", in.To)
+	_, out, err := runHere(ctx, a, pool, exportrows.TableJob(), in, nil)
 	if err != nil {
-		return nil, err
-	}
-	a.say("exporting demo_orders to Parquet under %s (run %s)…\n", in.To, res.ID)
-	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, nil)
-	if err != nil {
-		return nil, err
-	}
-	if err := runError(d); err != nil {
-		return nil, err
-	}
-	var out exportrows.Result
-	if err := json.Unmarshal(d.Result, &out); err != nil {
 		return nil, err
 	}
 	b, err := blob.Open(ctx, out.Bucket)

@@ -3,7 +3,6 @@ package pipecli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,23 +35,14 @@ func (a *app) demoImport(ctx context.Context, pool *pgxpool.Pool) (*importrows.R
 	if _, err := pool.Exec(ctx, demoOrdersDDL); err != nil {
 		return nil, dir, err
 	}
-	job := importrows.TableJob()
 	in := importrows.FileImport{Source: path, Table: "demo_orders", Key: []string{"id"},
 		Limits: importrows.Limits{PageBytes: 512 << 10}}
-	res, err := job.Enqueue(ctx, pool, in)
+	a.say("importing %s into demo_orders…\n", path)
+	_, out, err := runHere(ctx, a, pool, importrows.TableJob(), in, nil)
 	if err != nil {
 		return nil, dir, err
 	}
-	a.say("importing %s into demo_orders (run %s)…\n", path, res.ID)
-	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, nil)
-	if err != nil {
-		return nil, dir, err
-	}
-	if err := runError(d); err != nil {
-		return nil, dir, err
-	}
-	var out importrows.Result
-	return &out, dir, json.Unmarshal(d.Result, &out)
+	return &out, dir, nil
 }
 
 // writeDemoOrders writes the orders with two rows a table would refuse: a

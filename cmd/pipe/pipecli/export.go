@@ -1,7 +1,6 @@
 package pipecli
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -75,33 +74,7 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 }
 
 func (a *app) runExport(c *cobra.Command, in exportrows.TableExport, wait bool) error {
-	ctx := c.Context()
-	pool, err := a.connect(ctx, migrated)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	job := exportrows.TableJob()
-	res, err := job.Enqueue(ctx, pool, in)
-	if err != nil {
-		return err
-	}
-	if !wait {
-		return a.emit(importQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped},
-			fmt.Sprintf("enqueued %s run %s; a `pipe worker` runs it (see `pipe jobs show %s`)", job.Name(), res.ID, res.ID))
-	}
-	bar := newProgressBar(a.stderr)
-	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, bar.watch)
-	bar.done()
-	if err != nil {
-		return err
-	}
-	if err := runError(d); err != nil {
-		return err
-	}
-	var out exportrows.Result
-	if err := json.Unmarshal(d.Result, &out); err != nil {
-		return err
-	}
-	return a.emit(out, fmt.Sprintf("exported %d rows in %d parts (%d bytes); manifest %s in %s", out.Rows, out.Parts, out.Bytes, out.Manifest, out.Bucket))
+	return enqueueOrWait(a, c, exportrows.TableJob(), in, wait, func(_ string, out exportrows.Result) string {
+		return fmt.Sprintf("exported %d rows in %d parts (%d bytes); manifest %s in %s", out.Rows, out.Parts, out.Bytes, out.Manifest, out.Bucket)
+	})
 }

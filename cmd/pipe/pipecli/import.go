@@ -1,7 +1,6 @@
 package pipecli
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -91,43 +90,8 @@ func splitTable(s string) (schema, table string) {
 	return "", s
 }
 
-// importQueued is what import prints without --wait.
-type importQueued struct {
-	ID      string `json:"id"`
-	RunID   string `json:"runId"`
-	Deduped bool   `json:"deduped"`
-}
-
 func (a *app) runImport(c *cobra.Command, in importrows.FileImport, wait bool) error {
-	ctx := c.Context()
-	pool, err := a.connect(ctx, migrated)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	job := importrows.TableJob()
-	res, err := job.Enqueue(ctx, pool, in)
-	if err != nil {
-		return err
-	}
-	if !wait {
-		return a.emit(importQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped},
-			fmt.Sprintf("enqueued %s run %s; a `pipe worker` runs it (see `pipe jobs show %s`)", job.Name(), res.ID, res.ID))
-	}
-	bar := newProgressBar(a.stderr)
-	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, bar.watch)
-	bar.done()
-	if err != nil {
-		return err
-	}
-	if err := runError(d); err != nil {
-		return err
-	}
-	var out importrows.Result
-	if err := json.Unmarshal(d.Result, &out); err != nil {
-		return err
-	}
-	return a.emit(out, importLine(res.ID, out))
+	return enqueueOrWait(a, c, importrows.TableJob(), in, wait, importLine)
 }
 
 func importLine(id string, r importrows.Result) string {

@@ -1,0 +1,66 @@
+package pipecli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// runQueued is what a command that enqueues prints without --wait.
+type runQueued struct {
+	ID      string `json:"id"`
+	RunID   string `json:"runId"`
+	Deduped bool   `json:"deduped"`
+}
+
+// enqueueOrWait enqueues one run of job: without wait it prints the run's
+// id for the fleet's workers; with wait it works the run in this process
+// with a progress bar and prints line(id, result), or the result with
+// --json. A run that does not end done is its coded error.
+func enqueueOrWait[In, Out any](a *app, c *cobra.Command, job *pipeline.Job[In, Out], in In, wait bool, line func(id string, out Out) string) error {
+	ctx := c.Context()
+	pool, err := a.connect(ctx, migrated)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if !wait {
+		res, err := job.Enqueue(ctx, pool, in)
+		if err != nil {
+			return err
+		}
+		return a.emit(runQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped},
+			fmt.Sprintf("enqueued %s run %s; a `pipe worker` runs it (see `pipe jobs show %s`)", job.Name(), res.ID, res.ID))
+	}
+	bar := newProgressBar(a.stderr)
+	id, out, err := runHere(ctx, a, pool, job, in, bar.watch)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	return a.emit(out, line(id, out))
+}
+
+// runHere enqueues one run of job, works it in this process until it
+// settles and answers its id and decoded result; a run that does not end
+// done is its coded error.
+func runHere[In, Out any](ctx context.Context, a *app, pool *pgxpool.Pool, job *pipeline.Job[In, Out], in In, watch func(*pipeline.RunDetail)) (string, Out, error) {
+	var out Out
+	res, err := job.Enqueue(ctx, pool, in)
+	if err != nil {
+		return "", out, err
+	}
+	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, watch)
+	if err != nil {
+		return res.ID, out, err
+	}
+	if err := runError(d); err != nil {
+		return res.ID, out, err
+	}
+	return res.ID, out, json.Unmarshal(d.Result, &out)
+}
