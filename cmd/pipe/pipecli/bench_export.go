@@ -1,8 +1,10 @@
 package pipecli
 
 import (
+	"context"
 	"io"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/internal/filebench"
@@ -22,27 +24,9 @@ func (a *app) benchExportCommand() *cobra.Command {
 			if o.Rows < 0 || o.PageRows < 0 {
 				return usageError(c, "--rows or --page-rows is negative")
 			}
-			pool, err := a.connect(c.Context(), migrated)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			url, _, err := a.resolveURL(c.Context())
-			if err != nil {
-				return err
-			}
-			out := a.stdout
-			if a.json {
-				out = io.Discard
-			}
-			res, err := filebench.RunExport(c.Context(), pool, url, o, out)
-			if err != nil {
-				return benchErr(err)
-			}
-			if a.json {
-				return printJSON(a.stdout, res)
-			}
-			return nil
+			return a.fileBench(c, func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error) {
+				return filebench.RunExport(ctx, pool, url, o, out)
+			})
 		},
 	}
 	fl := c.Flags()

@@ -1,8 +1,10 @@
 package pipecli
 
 import (
+	"context"
 	"io"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/internal/filebench"
@@ -23,27 +25,9 @@ func (a *app) benchImportCommand() *cobra.Command {
 			if o.Rows < 0 || (o.PageBytes != 0 && o.PageBytes < 64<<10) {
 				return usageError(c, "--rows is negative or --page-bytes is below 65536")
 			}
-			pool, err := a.connect(c.Context(), migrated)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			url, _, err := a.resolveURL(c.Context())
-			if err != nil {
-				return err
-			}
-			out := a.stdout
-			if a.json {
-				out = io.Discard
-			}
-			res, err := filebench.Run(c.Context(), pool, url, o, out)
-			if err != nil {
-				return benchErr(err)
-			}
-			if a.json {
-				return printJSON(a.stdout, res)
-			}
-			return nil
+			return a.fileBench(c, func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error) {
+				return filebench.Run(ctx, pool, url, o, out)
+			})
 		},
 	}
 	fl := c.Flags()
@@ -52,4 +36,31 @@ func (a *app) benchImportCommand() *cobra.Command {
 	fl.Int64Var(&o.PageBytes, "page-bytes", 0, "the import's page size (default 8 MiB)")
 	fl.BoolVar(&o.SkipAnchor, "skip-anchor", false, "skip the copy+upsert anchor")
 	return c
+}
+
+// fileBench connects, runs one of the file benches with the database's URL
+// (its helper process connects too) and prints its lines, or its figures
+// as JSON with --json.
+func (a *app) fileBench(c *cobra.Command, run func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error)) error {
+	pool, err := a.connect(c.Context(), migrated)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	url, _, err := a.resolveURL(c.Context())
+	if err != nil {
+		return err
+	}
+	out := a.stdout
+	if a.json {
+		out = io.Discard
+	}
+	res, err := run(c.Context(), pool, url, out)
+	if err != nil {
+		return benchErr(err)
+	}
+	if a.json {
+		return printJSON(a.stdout, res)
+	}
+	return nil
 }
