@@ -2,10 +2,6 @@ package exportrows_test
 
 import (
 	"context"
-	"encoding/json"
-	"log/slog"
-	"os"
-	"slices"
 	"testing"
 	"time"
 
@@ -90,64 +86,17 @@ func (b *bundle) export(t testing.TB, o exportrows.Options[exportIn], in exportI
 // run and its result.
 func run[In any](t testing.TB, pool *pgxpool.Pool, job *pipeline.Job[In, exportrows.Result], in In) (*pipeline.RunDetail, exportrows.Result) {
 	t.Helper()
-	res, err := job.Enqueue(context.Background(), pool, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	startWorker(t, pool, job)
-	d := awaitSettled(t, pool, res.ID)
-	var out exportrows.Result
-	if len(d.Result) > 0 {
-		if err := json.Unmarshal(d.Result, &out); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return d, out
+	return fixtures.Run(t, pool, job, in)
 }
 
 func startWorker(t testing.TB, pool *pgxpool.Pool, jobs ...pipeline.Registrable) {
 	t.Helper()
-	reg, err := pipeline.NewRegistry(jobs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logger := slog.New(slog.DiscardHandler)
-	if os.Getenv("EXPORTROWS_TEST_LOG") != "" {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
-	}
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
-		Registry: reg, PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond, Logger: logger,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = w.Shutdown(ctx)
-	})
+	fixtures.StartWorker(t, pool, jobs...)
 }
 
 func awaitSettled(t testing.TB, pool *pgxpool.Pool, id string) *pipeline.RunDetail {
 	t.Helper()
-	admin := pipeline.NewAdmin(pool)
-	deadline := time.Now().Add(120 * time.Second)
-	for {
-		d, err := admin.Show(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Contains(pipeline.LiveStates, d.State) {
-			return d
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("run %s is %s after 120s", id, d.State)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
+	return fixtures.AwaitSettled(t, pool, id)
 }
 
 func lastError(d *pipeline.RunDetail) string {

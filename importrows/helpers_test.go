@@ -2,11 +2,8 @@ package importrows_test
 
 import (
 	"context"
-	"encoding/json"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -73,62 +70,17 @@ func tableOptions(table string, key ...string) importrows.Options[fileIn] {
 // run and its result.
 func run[In any](t testing.TB, pool *pgxpool.Pool, job *pipeline.Job[In, importrows.Result], in In) (*pipeline.RunDetail, importrows.Result) {
 	t.Helper()
-	ctx := context.Background()
-	res, err := job.Enqueue(ctx, pool, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	startWorker(t, pool, job)
-	d := awaitSettled(t, pool, res.ID)
-	var out importrows.Result
-	if len(d.Result) > 0 {
-		if err := json.Unmarshal(d.Result, &out); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return d, out
+	return fixtures.Run(t, pool, job, in)
 }
 
 func startWorker(t testing.TB, pool *pgxpool.Pool, jobs ...pipeline.Registrable) {
 	t.Helper()
-	reg, err := pipeline.NewRegistry(jobs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
-		Registry: reg, PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond,
-		Logger: slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = w.Shutdown(ctx)
-	})
+	fixtures.StartWorker(t, pool, jobs...)
 }
 
 func awaitSettled(t testing.TB, pool *pgxpool.Pool, id string) *pipeline.RunDetail {
 	t.Helper()
-	admin := pipeline.NewAdmin(pool)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		d, err := admin.Show(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Contains(pipeline.LiveStates, d.State) {
-			return d
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("run %s is %s after 60s", id, d.State)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	return fixtures.AwaitSettled(t, pool, id)
 }
 
 // lastCode answers the code of the run's last error.
