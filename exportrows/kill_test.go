@@ -6,10 +6,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,27 +19,12 @@ import (
 )
 
 // TestMain doubles as the kill test's worker process: re-executed with
-// PIPE_TEST_CHILD=export, the test binary works exports until SIGKILLed.
+// fixtures.StartChild, the test binary works exports until SIGKILLed.
 func TestMain(m *testing.M) {
-	if os.Getenv("PIPE_TEST_CHILD") == "export" {
-		os.Exit(exportChild())
-	}
+	fixtures.ChildMain(map[string]fixtures.ChildFunc{"export": func(ctx context.Context, pool *pgxpool.Pool) error {
+		return fixtures.WorkUntilKilled(ctx, pool, exportrows.MustNew(options()))
+	}})
 	os.Exit(m.Run())
-}
-
-func exportChild() int {
-	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
-	if err != nil {
-		return 2
-	}
-	reg, _ := pipeline.NewRegistry(exportrows.MustNew(options()))
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Lease: 500 * time.Millisecond,
-		PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond})
-	if err != nil || w.Start(ctx) != nil {
-		return 2
-	}
-	select {} // until SIGKILL
 }
 
 // A worker killed mid-export (SIGKILL, whatever it was doing) leaves a run
@@ -67,16 +50,9 @@ func TestSIGKILLMidExportResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), "PIPE_TEST_CHILD=export", "PIPE_TEST_DB_URL="+url)
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
+	child := fixtures.StartChild(t, url, "export")
 	awaitPages(t, pool, res.ID, 5)
-	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = child.Wait()
+	child.Kill(t)
 	startWorker(t, pool, job)
 	d := awaitSettled(t, pool, res.ID)
 	if d.State != "done" || d.Attempt < 2 {

@@ -3,9 +3,7 @@ package importrows_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,11 +15,11 @@ import (
 )
 
 // TestMain doubles as the kill test's worker process: re-executed with
-// PIPE_TEST_CHILD=import, the test binary works imports until SIGKILLed.
+// fixtures.StartChild, the test binary works imports until SIGKILLed.
 func TestMain(m *testing.M) {
-	if os.Getenv("PIPE_TEST_CHILD") == "import" {
-		os.Exit(importChild())
-	}
+	fixtures.ChildMain(map[string]fixtures.ChildFunc{"import": func(ctx context.Context, pool *pgxpool.Pool) error {
+		return fixtures.WorkUntilKilled(ctx, pool, killJob("killed"))
+	}})
 	os.Exit(m.Run())
 }
 
@@ -32,21 +30,6 @@ func killJob(table string) *pipeline.Job[fileIn, importrows.Result] {
 	o.Name = "kill." + table
 	o.PageBytes = 64 << 10
 	return importrows.MustNew(o)
-}
-
-func importChild() int {
-	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
-	if err != nil {
-		return 2
-	}
-	reg, _ := pipeline.NewRegistry(killJob("killed"))
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Lease: 500 * time.Millisecond,
-		PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond})
-	if err != nil || w.Start(ctx) != nil {
-		return 2
-	}
-	select {} // until SIGKILL
 }
 
 func TestSIGKILLMidImportResumesExactlyOnce(t *testing.T) {
@@ -70,16 +53,9 @@ func TestSIGKILLMidImportResumesExactlyOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), "PIPE_TEST_CHILD=import", "PIPE_TEST_DB_URL="+url)
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
+	child := fixtures.StartChild(t, url, "import")
 	awaitPages(t, pool, res.ID, 5)
-	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = child.Wait()
+	child.Kill(t)
 	killedAt := count(t, b, `select count(*) from killed`)
 
 	startWorker(t, pool, job, killJob("clean"))

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,14 +16,15 @@ import (
 // TestMain doubles as the crash test's worker process: re-executed with
 // PIPE_TEST_CHILD=crash, the test binary runs a worker and is SIGKILLed.
 func TestMain(m *testing.M) {
-	switch os.Getenv("PIPE_TEST_CHILD") {
-	case "crash":
-		os.Exit(crashChild())
-	case "sleep":
-		os.Exit(sleepChild())
-	case "scheduler":
-		os.Exit(schedulerChild())
-	}
+	fixtures.ChildMain(map[string]fixtures.ChildFunc{
+		"crash": func(ctx context.Context, pool *pgxpool.Pool) error {
+			return fixtures.WorkUntilKilled(ctx, pool, crashJob(pool, true))
+		},
+		"sleep": func(ctx context.Context, pool *pgxpool.Pool) error {
+			return fixtures.WorkUntilKilled(ctx, pool, sleepJob(pool))
+		},
+		"scheduler": schedulerChild,
+	})
 	os.Exit(m.Run())
 }
 
@@ -57,26 +56,6 @@ func crashJob(pool *pgxpool.Pool, blockAfterTwo bool) *pipeline.Job[noInput, int
 	})
 }
 
-func crashChild() int {
-	return runChild(func(pool *pgxpool.Pool) pipeline.Registrable { return crashJob(pool, true) }, 500*time.Millisecond)
-}
-
-// runChild is a child process's main: a worker over the job until SIGKILL.
-func runChild(job func(*pgxpool.Pool) pipeline.Registrable, lease time.Duration) int {
-	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
-	if err != nil {
-		return 2
-	}
-	reg, _ := pipeline.NewRegistry(job(pool))
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Lease: lease,
-		PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond})
-	if err != nil || w.Start(ctx) != nil {
-		return 2
-	}
-	select {} // until SIGKILL
-}
-
 func TestSIGKILLedWorkerIsFinishedByAnotherWithoutRepeatingSteps(t *testing.T) {
 	ctx := context.Background()
 	url := fixtures.DBURL(t)
@@ -91,16 +70,9 @@ func TestSIGKILLedWorkerIsFinishedByAnotherWithoutRepeatingSteps(t *testing.T) {
 	job := crashJob(pool, false)
 	res, _ := job.Enqueue(ctx, pool, noInput{K: "crash"})
 
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), "PIPE_TEST_CHILD=crash", "PIPE_TEST_DB_URL="+url)
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
+	child := fixtures.StartChild(t, url, "crash")
 	awaitEffect(t, pool, "blocked")
-	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = child.Wait()
+	child.Kill(t)
 
 	startWorker(t, pool, pipeline.WorkerConfig{}, job)
 	d := awaitState(t, pool, res.ID, "done")

@@ -3,8 +3,6 @@ package pipeline_test
 import (
 	"context"
 	"os"
-	"os/exec"
-	"syscall"
 	"testing"
 	"time"
 
@@ -29,31 +27,23 @@ func minuteTask() *pipeline.Task {
 }
 
 // schedulerChild runs a scheduler on the database clock until SIGKILL.
-func schedulerChild() int {
-	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, os.Getenv("PIPE_TEST_DB_URL"))
-	if err != nil {
-		return 2
-	}
+func schedulerChild(ctx context.Context, pool *pgxpool.Pool) error {
 	s, err := pipeline.NewScheduler(pool, pipeline.SchedulerConfig{
 		Tasks: []*pipeline.Task{minuteTask()}, ID: os.Getenv("PIPE_TEST_SCHEDULER_ID"),
 		Clock: pipeline.DatabaseClock(pool, 5*time.Millisecond),
 	})
-	if err != nil || s.Start(ctx) != nil {
-		return 2
+	if err != nil {
+		return err
+	}
+	if err := s.Start(ctx); err != nil {
+		return err
 	}
 	select {}
 }
 
-func startSchedulerProcess(t *testing.T, url, id string) *exec.Cmd {
+func startSchedulerProcess(t *testing.T, url, id string) *fixtures.Child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "PIPE_TEST_CHILD=scheduler", "PIPE_TEST_DB_URL="+url, "PIPE_TEST_SCHEDULER_ID="+id)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return cmd
+	return fixtures.StartChild(t, url, "scheduler", "PIPE_TEST_SCHEDULER_ID="+id)
 }
 
 // Two scheduler processes race for one task, the leader is killed and a third
@@ -73,9 +63,7 @@ func TestATaskFiresOnceAcrossSchedulerProcessesAndARestart(t *testing.T) {
 		clock.Advance(t, time.Minute)
 	}
 	awaitRuns(t, pool, clock, 3)
-	victim := map[string]*exec.Cmd{"a": a, "b": b}[leader]
-	_ = victim.Process.Signal(syscall.SIGKILL)
-	_ = victim.Wait()
+	map[string]*fixtures.Child{"a": a, "b": b}[leader].Kill(t)
 	startSchedulerProcess(t, url, "c")
 	for range 3 {
 		clock.Advance(t, time.Minute) // past the dead leader's 30 s lease

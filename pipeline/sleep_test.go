@@ -3,8 +3,6 @@ package pipeline_test
 import (
 	"context"
 	"os"
-	"os/exec"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,10 +29,6 @@ func sleepJob(pool *pgxpool.Pool) *pipeline.Job[noInput, int] {
 	})
 }
 
-func sleepChild() int {
-	return runChild(func(pool *pgxpool.Pool) pipeline.Registrable { return sleepJob(pool) }, 0)
-}
-
 func TestSleepResumesInAnotherProcessWithoutSpendingAnAttempt(t *testing.T) {
 	ctx := context.Background()
 	url := fixtures.DBURL(t)
@@ -48,14 +42,9 @@ func TestSleepResumesInAnotherProcessWithoutSpendingAnAttempt(t *testing.T) {
 	}
 	job := sleepJob(pool)
 	res, _ := job.Enqueue(ctx, pool, noInput{K: "s"})
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), "PIPE_TEST_CHILD=sleep", "PIPE_TEST_DB_URL="+url)
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
+	child := fixtures.StartChild(t, url, "sleep")
 	d := awaitState(t, pool, res.ID, "suspended")
-	_ = child.Process.Signal(syscall.SIGKILL)
-	_ = child.Wait()
+	child.Kill(t)
 	if d.Attempt != 0 || time.Until(d.RunAt) > 300*time.Millisecond {
 		t.Fatalf("suspended row: attempt %d run at %v", d.Attempt, d.RunAt)
 	}
@@ -64,8 +53,8 @@ func TestSleepResumesInAnotherProcessWithoutSpendingAnAttempt(t *testing.T) {
 	var beforePid, afterPid, befores int
 	_ = pool.QueryRow(ctx, `select count(*), min(pid) from effects where step = 'before'`).Scan(&befores, &beforePid)
 	_ = pool.QueryRow(ctx, `select pid from effects where step = 'after'`).Scan(&afterPid)
-	if befores != 1 || beforePid != child.Process.Pid || afterPid != os.Getpid() {
-		t.Fatalf("before ran %d times in %d; after ran in %d; child %d, me %d", befores, beforePid, afterPid, child.Process.Pid, os.Getpid())
+	if befores != 1 || beforePid != child.Pid() || afterPid != os.Getpid() {
+		t.Fatalf("before ran %d times in %d; after ran in %d; child %d, me %d", befores, beforePid, afterPid, child.Pid(), os.Getpid())
 	}
 	if string(d.Result) != "1" || !containsKind(d, "slept") {
 		t.Fatalf("result (the attempt) %s; journal %v", d.Result, kinds(d))
