@@ -40,6 +40,12 @@ type JobOptions[In any] struct {
 	// The row carries UnwindMargin attempts beyond Retry.Attempts so a crash
 	// during the unwind is resumed.
 	Compensates bool
+	// Verify, when set, checks the declaration against the live database —
+	// a table, a column or an index the job needs. [Worker.Start] calls it
+	// for every registered job and refuses to start when one fails;
+	// [Registry.Verify] asks every job without starting anything (the CLI's
+	// `pipe verify`). Default none: nothing to check.
+	Verify func(ctx context.Context, db DB) error
 }
 
 // UnwindMargin is how many attempts a compensating job's row carries beyond

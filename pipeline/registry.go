@@ -16,6 +16,7 @@ type Registrable interface {
 	declaration() *jobSpec
 	execute(ctx context.Context, row *claimed) ([]byte, error)
 	settled(outcome string, row *claimed, result, record json.RawMessage) error
+	verify(ctx context.Context, db DB) error
 }
 
 // Registry is the set of jobs a worker runs, by name.
