@@ -45,6 +45,7 @@ type Worker struct {
 	outcomes outcomeCounts
 	rates    *tenantRates
 	tracer   trace.Tracer
+	gos      *goPool // the goroutines runs and bodies run on
 }
 
 // heldRun is one run this worker executes.
@@ -70,7 +71,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 		cfg: cfg, pool: pool, store: newStore(pool), log: &workerLog{l: cfg.Logger, id: cfg.ID},
 		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}),
 		held: map[uuid.UUID]*heldRun{}, inFlight: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
-		tracer: cfg.TracerProvider.Tracer(tracerName),
+		tracer: cfg.TracerProvider.Tracer(tracerName), gos: newGoPool(),
 	}
 	for q := range cfg.Queues {
 		w.queues = append(w.queues, q)

@@ -33,7 +33,10 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 		if !w.waitForPass(ctx, wait) {
 			return
 		}
-		if gap := w.cfg.FetchCooldown - time.Since(started); gap > 0 {
+		// The cooldown spaces passes that claim, so that a busy queue is
+		// claimed in batches. After a pass that found nothing, a wake means
+		// work that pass could not see: claim it at once.
+		if gap := w.cfg.FetchCooldown - time.Since(started); gap > 0 && found > 0 {
 			time.Sleep(gap)
 		}
 	}
@@ -130,7 +133,8 @@ func (w *Worker) rooms() ([]string, []int32, int) {
 	return queues, rooms, want
 }
 
-// start books each claimed run's slot and runs it in its own goroutine.
+// start books each claimed run's slot and runs it on a goroutine of its own
+// (a pooled one).
 func (w *Worker) start(rows []*claimed) {
 	w.mu.Lock()
 	for _, r := range rows {
@@ -141,6 +145,6 @@ func (w *Worker) start(rows []*claimed) {
 	w.stats.Claimed.Add(int64(len(rows)))
 	for _, r := range rows {
 		w.bodies.Add(1)
-		go w.run(r)
+		w.gos.Go(func() { w.run(r) })
 	}
 }

@@ -39,7 +39,7 @@ func (w *Worker) run(row *claimed) {
 	if spec.timeout > 0 {
 		timeout = w.cfg.Clock.After(spec.timeout)
 	}
-	go w.body(ctx, job, row, spec, done)
+	w.gos.Go(func() { w.body(ctx, job, row, spec, done) })
 	w.await(ctx, cancel, h, spec, done, timeout)
 }
 
@@ -135,7 +135,7 @@ func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outc
 	case errors.Is(o.err, errCrash):
 		w.abandonKilled(row)
 	case o.err == nil:
-		w.completeRun(row, o.result)
+		w.completeRun(row, spec, o.result)
 	case errors.As(o.err, &sp) && cause == nil:
 		w.suspendRun(row, sp)
 	case errors.Is(cause, errcode.Draining):
@@ -152,11 +152,11 @@ func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outc
 	}
 }
 
-func (w *Worker) completeRun(row *claimed, result json.RawMessage) {
+func (w *Worker) completeRun(row *claimed, spec *jobSpec, result json.RawMessage) {
 	if result == nil {
 		result = json.RawMessage("null")
 	}
-	ok, err := w.store.complete(context.Background(), row, result)
+	ok, err := w.store.complete(context.Background(), row, result, spec.limit > 0)
 	w.afterSettle(row, "completed", ok, err)
 	if ok && err == nil {
 		w.stats.Completed.Add(1)

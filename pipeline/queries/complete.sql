@@ -1,5 +1,7 @@
 -- Settle a batch of runs done, each fenced on its claim. Answers the ids that
--- landed; a run whose claim moved on is not touched. Rows are found by the
+-- landed; a run whose claim moved on is not touched. $4 are the runs that
+-- took a concurrency slot: only their lease rows are looked for (a batch
+-- without one probes nothing). Rows are found by the
 -- primary key (id = any) whatever the statistics say. Renew skips locked
 -- rows, so the two never deadlock.
 with clock as materialized (
@@ -25,6 +27,7 @@ with clock as materialized (
     on conflict (job, bucket) do update
         set done = c.done + excluded.done, duration_ms = c.duration_ms + excluded.duration_ms
 ), freed as (
-    delete from pipe.job_leases l where l.job_id = any(array(select id from done))
+    delete from pipe.job_leases l
+    where l.job_id = any(array(select d.id from done d where d.id = any($4::uuid[])))
 )
 select id from done

@@ -1,0 +1,42 @@
+package pipeline
+
+import "time"
+
+// goIdle is how long a pooled goroutine waits for more work before it ends.
+const goIdle = 10 * time.Second
+
+// goPool runs functions on reused goroutines. A new goroutine starts with a
+// small stack and copies it each time it grows; a run's body, its journal
+// replay and its JSON grow it the same way every time, so a fresh goroutine
+// per run spent a fifth of the worker's CPU copying stacks. A pooled
+// goroutine keeps the stack it grew (until a collection finds it mostly
+// unused and halves it). Idle goroutines end after goIdle.
+type goPool struct {
+	work chan func()
+}
+
+func newGoPool() *goPool { return &goPool{work: make(chan func())} }
+
+// Go runs f on an idle pooled goroutine, or on a new one when none waits.
+func (p *goPool) Go(f func()) {
+	select {
+	case p.work <- f:
+	default:
+		go p.serve(f)
+	}
+}
+
+func (p *goPool) serve(f func()) {
+	idle := time.NewTimer(goIdle)
+	defer idle.Stop()
+	for {
+		f()
+		f = nil
+		idle.Reset(goIdle)
+		select {
+		case f = <-p.work:
+		case <-idle.C:
+			return
+		}
+	}
+}
