@@ -57,6 +57,9 @@ func (a *attempt[In]) close() {
 	if a.bucket != nil {
 		_ = a.bucket.Close()
 	}
+	if a.pq != nil {
+		a.pq.spill.close()
+	}
 }
 
 // runSettings answers the declared settings with the input's overrides.

@@ -30,6 +30,7 @@ const batchRows = 64
 // of 64, their bytes copied: the connection reuses its buffers row by row.
 type parquetEncoder struct {
 	w         *parquet.GenericWriter[any] // written through WriteRows only
+	spill     *spillPool                  // where a row group's pages wait for its flush
 	cols      []column
 	batch     []parquet.Row // batchRows rows, each reused
 	n         int           // rows in the batch
@@ -46,8 +47,10 @@ func newParquetEncoder(cols []column, set Settings) (*parquetEncoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	pw := parquet.NewGenericWriter[any](io.Discard, parquetSchema(cols), parquet.Compression(codec), parquet.PageBufferSize(pageBytes))
-	e := &parquetEncoder{w: pw, cols: cols, batch: make([]parquet.Row, batchRows), maxRows: set.RowGroupRows}
+	spill := newSpillPool("")
+	pw := parquet.NewGenericWriter[any](io.Discard, parquetSchema(cols), parquet.Compression(codec),
+		parquet.PageBufferSize(pageBytes), parquet.ColumnPageBuffers(spill))
+	e := &parquetEncoder{w: pw, spill: spill, cols: cols, batch: make([]parquet.Row, batchRows), maxRows: set.RowGroupRows}
 	e.arena = make([]byte, 0, 64<<10)
 	return e, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,5 +183,39 @@ func TestParquetRowGroups(t *testing.T) {
 	defer r.Close()
 	if r.NumRowGroups() != 3 || r.NumRows() != 1000 {
 		t.Fatalf("%d row groups, %d rows", r.NumRowGroups(), r.NumRows())
+	}
+}
+
+// A row group's pages wait for its flush in temporary files, not on the
+// heap; the files are unlinked at once and none is left behind, while the
+// parts read back whole.
+func TestParquetSpillsRowGroupsToUnlinkedFiles(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	b := setup(t, ordersDDL)
+	o := options()
+	o.RowGroupRows = 300
+	in := b.in(t, "orders")
+	in.Format, in.PageRows = exportrows.Parquet, 1000
+	res := b.export(t, o, in)
+	bk, m := manifestOf(t, res)
+	rows := int64(0)
+	for _, p := range m.Parts {
+		r, err := file.NewParquetReader(bytes.NewReader(readAll(t, bk, p.Key)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += r.NumRows()
+		_ = r.Close()
+	}
+	if rows != m.Rows || rows == 0 {
+		t.Fatalf("%d rows read back, manifest says %d", rows, m.Rows)
+	}
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Fatalf("%d files left in the temporary directory, first %s", len(left), left[0].Name())
 	}
 }

@@ -11,10 +11,12 @@ import (
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 	"github.com/pipekit/pipe/internal/filebench"
 	"github.com/pipekit/pipe/internal/jobbench"
+	"github.com/pipekit/pipe/internal/rsstrim"
 	"github.com/pipekit/pipe/pipeline"
 )
 
 func main() {
+	rsstrim.Trim()
 	// `pipe bench jobs` and `pipe bench import` re-execute pipe as their
 	// helper processes.
 	jobbench.HelperMain()
