@@ -77,14 +77,15 @@ func TestLingerCommitsAPartlyFilledBatch(t *testing.T) {
 }
 
 // Lag is measured against the saved cursor and reported as the run's
-// progress (done, done+lag); StatusOf reads it back with the key and the
-// last batch's time.
+// progress (done, done+lag) — after the first batch, and again as soon as
+// the feed goes quiet, however long LagEvery; StatusOf reads it back with
+// the key and the last batch's time.
 func TestLagIsTheRunsProgress(t *testing.T) {
 	pool := setup(t)
 	fs := &feeds{newFeed: func(_ string, cursor int64) *seqFeed { return newSeqFeed(cursor, 30, false) }}
 	o := options("lagging", fs, "k")
 	o.Lag = func(_ context.Context, _ pgx.Tx, _ string, cursor int64) (int64, error) { return 50 - cursor, nil }
-	o.LagEvery = time.Second
+	o.LagEvery = time.Hour // only the quiet feed can bring the second measure
 	c := consumer.MustNew(o)
 	if _, err := c.Enqueue(context.Background(), pool, "k"); err != nil {
 		t.Fatal(err)

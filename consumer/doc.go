@@ -100,8 +100,9 @@
 //
 // # Lag and status
 //
-// Lag, when declared, is measured after a batch, at most once every
-// LagEvery (5 s), in a transaction of its own, and reported as the run's
+// Lag, when declared, is measured in a transaction of its own after the
+// first batch, then every LagEvery (5 s) while batches flow and at once when
+// the feed goes quiet (never twice in a second), and reported as the run's
 // progress (done, done+lag) when it changed. Every batch writes the run's
 // status document, {"consumer": {key, items, batches}}, stamped with the
 // database clock. [StatusOf] reads both back for `pipe jobs show`:

@@ -18,12 +18,13 @@ type lagMeter struct {
 }
 
 // measureLag asks Lag how far the cursor is behind — at most once every
-// LagEvery (and never twice in a second), in a transaction fenced on the
-// claim — and reports it as the run's progress (done, done+lag) when it or
-// done changed: an idle run writes nothing. Without Lag it does nothing.
-func (r *runner[T, C]) measureLag(ctx context.Context) error {
+// LagEvery, and as soon as the feed goes quiet after batches (idle), never
+// twice in a second — in a transaction fenced on the claim, and reports it
+// as the run's progress (done, done+lag) when it or done changed: a run
+// that stays idle writes nothing. Without Lag it does nothing.
+func (r *runner[T, C]) measureLag(ctx context.Context, idle bool) error {
 	lagFn := r.c.o.Lag
-	if lagFn == nil || (r.lag.measured && time.Since(r.lag.at) < max(r.c.o.LagEvery, time.Second)) {
+	if lagFn == nil || !r.lagDue(idle) {
 		return nil
 	}
 	var lag int64
@@ -46,4 +47,15 @@ func (r *runner[T, C]) measureLag(ctx context.Context) error {
 	// it at least and is never held back by Progress' own limit.
 	r.lag = lagMeter{at: time.Now(), measured: true, lag: lag, done: done}
 	return nil
+}
+
+func (r *runner[T, C]) lagDue(idle bool) bool {
+	if !r.lag.measured {
+		return true
+	}
+	since := time.Since(r.lag.at)
+	if since < time.Second {
+		return false
+	}
+	return since >= r.c.o.LagEvery || idle && r.st.doc.Consumer.Items != r.lag.done
 }

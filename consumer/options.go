@@ -67,9 +67,10 @@ type Options[T, C any] struct {
 	// Lag answers how many items are behind cursor, for `pipe jobs show`
 	// and the run's progress (done, done+lag). Nil: the run reports no lag.
 	Lag func(ctx context.Context, tx pgx.Tx, key string, cursor C) (int64, error)
-	// LagEvery is the least time between two measures of the lag. Default
-	// 5s; below a second (the least time between two progress writes) it is
-	// a second; negative is refused.
+	// LagEvery is the most time between two measures of the lag while
+	// batches flow; a feed that goes quiet is measured at once. Never twice
+	// in a second (the least time between two progress writes). Default 5s;
+	// negative is refused.
 	LagEvery time.Duration
 	// ArmQueue is the queue the arm job runs in. Default "default": not the
 	// consumer's own queue, whose slots its running keys hold.

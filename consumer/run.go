@@ -93,7 +93,7 @@ func (r *runner[T, C]) loop(ctx context.Context) error {
 		if readErr != nil {
 			return readErr
 		}
-		if err := r.measureLag(ctx); err != nil {
+		if err := r.measureLag(ctx, len(items) == 0); err != nil {
 			return err
 		}
 	}
