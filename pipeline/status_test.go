@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pipekit/pipe/errcode"
@@ -115,5 +116,33 @@ func TestFencedTxOutsideABody(t *testing.T) {
 	}
 	if _, err := pipeline.StoredStatus(context.Background(), &tally{}); !errors.Is(err, errcode.Invariant) {
 		t.Fatalf("StoredStatus: %v", err)
+	}
+}
+
+// Past a cancel — here a drain — FencedTx refuses with X_ABORTED before it
+// begins, and nothing of fn runs.
+func TestFencedTxRefusesPastACancel(t *testing.T) {
+	pool := fixtures.DB(t)
+	started, got := make(chan struct{}), make(chan error, 1)
+	ran := false
+	job := pipeline.MustJob("fenced-drained", keyK, func(ctx context.Context, r *pipeline.Run[noInput]) (int, error) {
+		close(started)
+		<-ctx.Done()
+		err := pipeline.FencedTx(ctx, func(context.Context, pgx.Tx) (any, error) { ran = true; return nil, nil })
+		got <- err
+		return 0, err
+	})
+	if _, err := job.Enqueue(context.Background(), pool, noInput{K: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	w := startWorker(t, pool, pipeline.WorkerConfig{}, job)
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := w.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; !errors.Is(err, errcode.Aborted) || ran {
+		t.Fatalf("FencedTx past a drain answered %v (fn ran: %v); want X_ABORTED", err, ran)
 	}
 }
