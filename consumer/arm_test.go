@@ -134,3 +134,27 @@ func flowUntilArmed(t *testing.T, pool *pgxpool.Pool, clock *fixtures.FrozenCloc
 	}
 	t.Fatalf("%s was not enqueued within 90 s of the frozen clock", arm)
 }
+
+// A consumer's Tenant scopes each key's run: the arm enqueues every key
+// under its own tenant, and one live row per key and tenant holds.
+func TestTenantIsDeclaredPerKey(t *testing.T) {
+	pool := setup(t)
+	fs := &feeds{newFeed: func(_ string, cursor int64) *seqFeed { return newSeqFeed(cursor, 3, true) }}
+	o := options("tenanted", fs, "org-1", "org-2")
+	o.Tenant = func(key string) string { return "tenant-" + key }
+	c := consumer.MustNew(o)
+	res, err := c.Arm(context.Background(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, c.Jobs()...)
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "done" || d.Tenant != "" {
+		t.Fatalf("arm %s under tenant %q; want done under none", d.State, d.Tenant)
+	}
+	for _, k := range []string{"org-1", "org-2"} {
+		d := fixtures.AwaitSettled(t, pool, runOf(t, pool, "tenanted", k).ID)
+		if d.State != "done" || d.Tenant != "tenant-"+k || d.IdempotencyKey != "consumer:tenanted:"+k {
+			t.Fatalf("key %s: %s, tenant %q, key %q", k, d.State, d.Tenant, d.IdempotencyKey)
+		}
+	}
+}
