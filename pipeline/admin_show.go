@@ -23,6 +23,11 @@ type RunDetail struct {
 	Progress    json.RawMessage `json:"progress,omitempty"`
 	Steps       []StepDetail    `json:"steps"`
 	Journal     []Event         `json:"journal"`
+
+	// Status is the run's status document as the body last reported it
+	// (see [FencedTx]), and StatusAt when, by the database clock.
+	Status   json.RawMessage `json:"status,omitempty"`
+	StatusAt *time.Time      `json:"statusAt,omitempty"`
 }
 
 // StepDetail is one step of a run: its state (completed, failed, started —
@@ -55,6 +60,9 @@ func (a *Admin) Show(ctx context.Context, id string) (*RunDetail, error) {
 	}
 	d, err := a.showRow(ctx, uid)
 	if err != nil {
+		return nil, err
+	}
+	if d.Status, d.StatusAt, err = readStatus(ctx, a.db, uid); err != nil {
 		return nil, err
 	}
 	if d.Journal, err = a.readJournal(ctx, uid); err != nil {

@@ -35,7 +35,9 @@
 // [StepTx] commits its database effect and its completion in one
 // transaction: exactly once for database effects. [Once] makes a step
 // at-most-once, stopping with X_STEP_OUTCOME_UNKNOWN when a crash leaves its
-// outcome unknown.
+// outcome unknown. [FencedTx] is a transaction fenced on the claim that
+// journals nothing, for bodies whose effects are too many to be steps (a
+// consumer's batches); it can store the run's status document.
 //
 // # Failure
 //

@@ -29,7 +29,7 @@ func (a *app) jobsShowCommand() *cobra.Command {
 					return err
 				}
 				if a.json {
-					return printJSON(a.stdout, d)
+					return printJSON(a.stdout, showJSON(d))
 				}
 				return renderRun(a.stdout, d)
 			})
@@ -41,6 +41,9 @@ func (a *app) jobsShowCommand() *cobra.Command {
 // error and the journal.
 func renderRun(w io.Writer, d *pipeline.RunDetail) error {
 	if err := renderHeader(w, d); err != nil {
+		return err
+	}
+	if err := renderConsumer(w, d); err != nil {
 		return err
 	}
 	if err := renderSteps(w, d.Steps); err != nil {

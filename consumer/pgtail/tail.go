@@ -1,0 +1,142 @@
+package pgtail
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/consumer"
+	"github.com/pipekit/pipe/errcode"
+)
+
+// DefaultPoll is the default of [Options].Poll.
+const DefaultPoll = 100 * time.Millisecond
+
+// LagCap is the most rows [Tail.Lag] counts: a longer backlog reports
+// LagCap, so that measuring never scans a huge table.
+const LagCap = 1_000_000
+
+// Options declare a tail of an app table. Each field's comment gives its
+// default.
+type Options[T any] struct {
+	// Schema and Table name the table. Table is required; Schema default:
+	// the search path.
+	Schema string
+	Table  string
+	// ID is the ordered id column: an integer column fed by a sequence
+	// (serial, bigserial or an identity column). Default "id".
+	ID string
+	// Sequence names the sequence feeding ID, schema-qualified if it is not
+	// on the search path. Default: the sequence the column owns. It must
+	// count up by a positive increment with a cache of 1 (see the package
+	// documentation).
+	Sequence string
+	// Columns are the columns each row is scanned from, in order. Default:
+	// every column of the table.
+	Columns []string
+	// Where is an SQL filter on the table, placed in parentheses after
+	// WHERE, such as "account_id = $1". It is SQL the application writes,
+	// never built from end-user input. Default: every row.
+	Where string
+	// Args answers the values of Where's parameters for a key. Default:
+	// none.
+	Args func(key string) []any
+	// Scan makes a T of a row of Columns. Default
+	// pgx.RowToStructByNameLax[T]: a struct whose fields (or db tags) name
+	// the columns.
+	Scan pgx.RowToFunc[T]
+	// Poll is how often a caught-up tail looks again. Default 100ms.
+	Poll time.Duration
+}
+
+// Row is one row of the table: its id (the cursor past it) and its value.
+type Row[T any] struct {
+	ID    int64 `json:"id"`
+	Value T     `json:"value"`
+}
+
+// Tail follows one table; Open is a consumer's Open, Lag its Lag.
+type Tail[T any] struct {
+	pool *pgxpool.Pool
+	o    Options[T]
+}
+
+// New declares a tail of a table read through pool. The table is checked
+// when a feed opens, so that a tail can be declared before its table
+// exists; a bad declaration is X_CONSUMER_INVALID now.
+func New[T any](pool *pgxpool.Pool, o Options[T]) (*Tail[T], error) {
+	var faults []string
+	if pool == nil {
+		faults = append(faults, "the pool is nil")
+	}
+	if strings.TrimSpace(o.Table) == "" {
+		faults = append(faults, "Table is empty")
+	}
+	if o.Poll < 0 {
+		faults = append(faults, "Poll is negative")
+	}
+	if len(faults) > 0 {
+		return nil, errcode.New(errcode.ConsumerInvalid, "table tail: %s", strings.Join(faults, "; ")).
+			WithFix("correct the tail's declaration")
+	}
+	if o.ID == "" {
+		o.ID = "id"
+	}
+	if o.Poll == 0 {
+		o.Poll = DefaultPoll
+	}
+	if o.Scan == nil {
+		o.Scan = pgx.RowToStructByNameLax[T]
+	}
+	return &Tail[T]{pool: pool, o: o}, nil
+}
+
+// MustNew is [New] that panics on a bad declaration.
+func MustNew[T any](pool *pgxpool.Pool, o Options[T]) *Tail[T] {
+	t, err := New(pool, o)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Open answers the feed of the rows after cursor — every row whose id is
+// greater — for key (the key chooses Where's Args). It checks the table,
+// its id column and its sequence first: a table the tail cannot follow is
+// X_CONSUMER_SOURCE_INVALID.
+func (t *Tail[T]) Open(ctx context.Context, key string, cursor int64) (consumer.Feed[Row[T]], error) {
+	tb, err := resolve(ctx, t.pool, t.o)
+	if err != nil {
+		return nil, err
+	}
+	var args []any
+	if t.o.Args != nil {
+		args = slices.Clip(t.o.Args(key))
+	}
+	return &feed[T]{t: t, tb: tb, sql: pageSQL(tb, t.o, len(args)), args: args, cursor: cursor, h: horizon{safe: cursor}}, nil
+}
+
+// Lag counts the rows after cursor that key's feed would read, through tx,
+// up to LagCap.
+func (t *Tail[T]) Lag(ctx context.Context, tx pgx.Tx, key string, cursor int64) (int64, error) {
+	var args []any
+	if t.o.Args != nil {
+		args = t.o.Args(key)
+	}
+	var n int64
+	err := tx.QueryRow(ctx, lagSQL(t.o, len(args)), append(args, cursor, LagCap)...).Scan(&n)
+	return n, sourceErr(t.o, "count the lag", err)
+}
+
+// Cursor answers the cursor past a batch of rows: the last one's id. It is
+// the usual Handle's answer.
+func Cursor[T any](rows []Row[T]) int64 {
+	if len(rows) == 0 {
+		return 0
+	}
+	return rows[len(rows)-1].ID
+}
