@@ -1,0 +1,3 @@
+// Package subject erases or exports one person's data across every table
+// that holds it.
+package subject
