@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -29,6 +30,9 @@ type Plan struct {
 	Unindexed []string `json:"unindexed,omitempty"`
 	// Notes are remarks that refuse nothing (a declared table not reached).
 	Notes []string `json:"notes,omitempty"`
+	// PlannedAt is the database clock when a job's run planned; zero for
+	// [NewPlan].
+	PlannedAt time.Time `json:"plannedAt,omitzero"`
 
 	g *graph
 }
