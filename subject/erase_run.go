@@ -239,7 +239,7 @@ func (ex *eraser) graphIn(ctx context.Context, tx pgx.Tx) (*graph, error) {
 	case len(faults) > 0:
 		return nil, invalid(g.root.t.Name, faults)
 	}
-	if len(ex.key) != len(g.key) {
+	if ex.key != nil && len(ex.key) != len(g.key) {
 		return nil, errcode.New(errcode.JobInputInvalid, "subject %s: the person's key has %d values for a key of %d columns", g.root.t.Name, len(ex.key), len(g.key)).
 			WithFix("answer one value per key column, in the key's order")
 	}

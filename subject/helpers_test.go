@@ -71,3 +71,5 @@ func order(p *subject.Plan) []string {
 	}
 	return out
 }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
