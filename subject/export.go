@@ -109,7 +109,7 @@ func MustExport[In any](o ExportOptions[In]) *pipeline.Job[In, ExportResult] {
 	return j
 }
 
-// runExport opens the run's sink and exports.
+// runExport resolves the run's settings and exports.
 func runExport[In any](ctx context.Context, o ExportOptions[In], r *pipeline.Run[In]) (ExportResult, error) {
 	k, err := keyTexts(o.Person(r.Input))
 	if err != nil {
@@ -119,22 +119,38 @@ func runExport[In any](ctx context.Context, o ExportOptions[In], r *pipeline.Run
 	if o.FormatOf != nil && o.FormatOf(r.Input) != "" {
 		format = o.FormatOf(r.Input)
 	}
-	if format != exportrows.NDJSON && format != exportrows.CSV {
-		return ExportResult{}, errcode.New(errcode.JobInputInvalid, "subject export: format %s is not ndjson or csv", format).
+	return exportWith(ctx, exportRun{decl: o.Subject, key: k, sink: o.Sink(r.Input), format: format,
+		compression: o.Compression, limit: o.PageRows, runID: r.RunID})
+}
+
+// exportRun is one export run's settings.
+type exportRun struct {
+	decl        Declaration
+	key         []string
+	sink        exportrows.Sink
+	format      exportrows.Format
+	compression blob.Compression
+	limit       int
+	runID       string
+}
+
+// exportWith opens the run's sink and exports.
+func exportWith(ctx context.Context, r exportRun) (ExportResult, error) {
+	if r.format != exportrows.NDJSON && r.format != exportrows.CSV {
+		return ExportResult{}, errcode.New(errcode.JobInputInvalid, "subject export: format %s is not ndjson or csv", r.format).
 			WithFix("choose ndjson or csv")
 	}
-	sink := o.Sink(r.Input)
-	dir, err := runDir(sink.Prefix, r.RunID)
+	dir, err := runDir(r.sink.Prefix, r.runID)
 	if err != nil {
 		return ExportResult{}, err
 	}
-	b, err := blob.Open(ctx, sink.Bucket)
+	b, err := blob.Open(ctx, r.sink.Bucket)
 	if err != nil {
 		return ExportResult{}, err
 	}
 	defer b.Close()
-	ex := &exporter{eraser: eraser{decl: o.Subject, key: k, limit: o.PageRows, steps: jobSteps{}},
-		bucket: b, dir: dir, format: format, compression: o.Compression, runID: r.RunID}
+	ex := &exporter{eraser: eraser{decl: r.decl, key: r.key, limit: r.limit, steps: jobSteps{}},
+		bucket: b, dir: dir, format: r.format, compression: r.compression, runID: r.runID}
 	return ex.export(ctx)
 }
 
