@@ -37,6 +37,10 @@ type Declaration struct {
 	// Sealed are columns that never leave in an export (a password hash, a
 	// card token): each table's sealed columns. Default none.
 	Sealed map[string][]string `json:"sealed,omitempty"`
+	// Proof adjusts the proof of the declaration: what `pipe subject
+	// proof` passes to [Proof]. It changes no erase or export. Default:
+	// [ProofOptions]' defaults.
+	Proof ProofOptions `json:"proof,omitzero"`
 }
 
 // Objects are the person's objects in a bucket: every object under a key
