@@ -3,6 +3,7 @@ package subject_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,3 +74,5 @@ func order(p *subject.Plan) []string {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

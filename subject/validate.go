@@ -13,7 +13,7 @@ import (
 // validate names every fault of the treatments against the catalog. The
 // values are checked by PostgreSQL itself, each cast in a savepoint of tx.
 func (g *graph) validate(ctx context.Context, tx pgx.Tx) ([]string, error) {
-	var faults []string
+	faults := g.faults
 	for _, n := range g.nodes {
 		faults = append(faults, g.privilegeFaults(n)...)
 		faults = append(faults, g.keptFaults(n)...)

@@ -31,6 +31,7 @@ type graph struct {
 	fks    []*foreignKey // every key of the database, the declared columns among them
 	tables map[uint32]*table
 	notes  []string
+	faults []string // found while walking; validate names them with its own
 }
 
 // walk resolves the declaration's names and walks the foreign keys from the
@@ -38,14 +39,16 @@ type graph struct {
 // is X_SUBJECT_TREATMENT_INVALID; a reached table without a treatment
 // X_SUBJECT_TABLE_UNDECLARED.
 func walk(ctx context.Context, q Querier, d Declaration) (*graph, error) {
-	if faults := d.shapeFaults(); len(faults) > 0 {
-		return nil, invalid(d.Root, faults)
+	shape := d.shapeFaults()
+	if strings.TrimSpace(d.Root) == "" {
+		return nil, invalid(d.Root, shape)
 	}
 	g := &graph{decl: d, byOID: map[uint32]*node{}}
 	declared, faults, err := resolveDeclared(ctx, q, d)
 	if err != nil {
 		return nil, err
 	}
+	faults = append(shape, faults...)
 	rootOID := declared[d.Root]
 	if rootOID == 0 {
 		return nil, invalid(d.Root, append([]string{"root " + d.Root + " is not a table"}, faults...))
@@ -72,9 +75,10 @@ func walk(ctx context.Context, q Querier, d Declaration) (*graph, error) {
 	if err := g.undeclared(); err != nil {
 		return nil, err
 	}
-	if len(faults) > 0 {
+	if key == nil {
 		return nil, invalid(d.Root, faults)
 	}
+	g.faults = faults
 	g.notDeclaredReached(d, declared)
 	return g, nil
 }
