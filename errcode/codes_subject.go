@@ -25,6 +25,11 @@ const (
 	// generated row (a check constraint, a type it cannot generate); give
 	// the column a value in the proof's values.
 	SubjectProofUnseedable Code = "X_SUBJECT_PROOF_UNSEEDABLE"
+	// SubjectStatementFailed: a statement of an erase or export was
+	// refused by PostgreSQL (a lock timeout, a row written meanwhile that a
+	// key forbids): retryable, named by SQLSTATE and constraint, never by
+	// the server's message, which can quote a value.
+	SubjectStatementFailed Code = "X_SUBJECT_STATEMENT_FAILED"
 )
 
 func init() {

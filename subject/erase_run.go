@@ -168,7 +168,7 @@ func (ex *eraser) check(ctx context.Context, p *Plan, name string, tables []stri
 		st := g.leftovers(ns)
 		var left []int64
 		if err := tx.QueryRow(ctx, st.SQL, args(ex.key, st)...).Scan(&left); err != nil {
-			return pageOut{}, err
+			return pageOut{}, statementErr(err, "the check", p.Root)
 		}
 		var out pageOut
 		for _, n := range left {
@@ -214,7 +214,7 @@ func (ex *eraser) deleteRoot(ctx context.Context, tx pgx.Tx, g *graph) (pageOut,
 	}
 	if err != nil {
 		_ = sp.Rollback(ctx)
-		return pageOut{}, err
+		return pageOut{}, statementErr(err, "delete", g.root.t.Name)
 	}
 	return pageOut{Found: tag.RowsAffected(), Changed: tag.RowsAffected()}, sp.Commit(ctx)
 }

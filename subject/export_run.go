@@ -110,11 +110,11 @@ func (ex *exporter) page(ctx context.Context, tx pgx.Tx, p *Plan, t PlanTable, p
 	all := append([]any{pgx.QueryExecModeDescribeExec, codec.ResultFormats(id)}, args(ex.key, st)...)
 	rows, err := tx.Query(ctx, st.SQL, all...)
 	if err != nil {
-		return pageOut{}, err
+		return pageOut{}, statementErr(err, "export", t.Table)
 	}
 	defer rows.Close()
 	if !rows.Next() {
-		return pageOut{}, rows.Err()
+		return pageOut{}, statementErr(rows.Err(), "export", t.Table)
 	}
 	key, err := blob.JoinKey(ex.dir, t.Table, fmt.Sprintf("part-%05d%s", page, codec.Ext()))
 	if err != nil {
@@ -179,7 +179,7 @@ func writeRows(w io.Writer, codec *exportrows.RowCodec, rows pgx.Rows, id int, p
 		part.Rows++
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, statementErr(err, "export", "a table")
 	}
 	if err := enc.Close(); err != nil {
 		return nil, err

@@ -76,3 +76,5 @@ func order(p *subject.Plan) []string {
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func errorsIs(err error, code errcode.Code) bool { return errors.Is(err, code) }

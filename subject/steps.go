@@ -99,7 +99,7 @@ func counted(ctx context.Context, tx pgx.Tx, what, table string, key []string, s
 	var out pageOut
 	err := tx.QueryRow(ctx, st.SQL, args(key, st)...).Scan(&out.Found, &out.Changed)
 	span.SetAttributes(attribute.Int64("pipe.subject.found", out.Found), attribute.Int64("pipe.subject.changed", out.Changed))
-	return out, err
+	return out, statementErr(err, what, table)
 }
 
 // tracerName names the statements' tracer.
