@@ -74,17 +74,18 @@ func (t *Treatment) UnmarshalJSON(raw []byte) error {
 // anonymizeValue reads one anonymize value: {"$sql": "..."} is an [SQL]
 // expression; any other JSON value a constant (numbers kept exact).
 func anonymizeValue(raw json.RawMessage) (any, error) {
-	var e struct {
-		SQL *string `json:"$sql"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) && dec.Decode(&e) == nil && e.SQL != nil {
-		return SQL(*e.SQL), nil
-	}
 	var v any
-	dec = json.NewDecoder(bytes.NewReader(raw))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	err := dec.Decode(&v)
-	return v, err
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if _, isSQL := obj["$sql"]; !ok || !isSQL {
+		return v, nil
+	}
+	if e, ok := obj["$sql"].(string); ok && len(obj) == 1 {
+		return SQL(e), nil
+	}
+	return nil, errors.New(`subject: {"$sql": ...} holds one string, the expression`)
 }
