@@ -105,6 +105,8 @@ func (ex *exporter) page(ctx context.Context, tx pgx.Tx, p *Plan, t PlanTable, p
 	if err != nil {
 		return pageOut{}, err
 	}
+	span := statementSpan(ctx, "export", t.Table)
+	defer span.End()
 	st := g.exportPage(n, codec.Select(), after, ex.limit)
 	id := len(rowID(n))
 	all := append([]any{pgx.QueryExecModeDescribeExec, codec.ResultFormats(id)}, args(ex.key, st)...)

@@ -159,7 +159,18 @@ func (s *builder) pred(alias string, fk *foreignKey) {
 		s.keyMatch(alias, fk.ChildCols, fk.ParentCols, s.g.keyTypes(child, fk.ChildCols))
 		return
 	}
-	s.w("(", colList(alias, fk.ChildCols), ") in (select ", colList("", fk.ParentCols), " from ", cteName(s.g.parentOf(fk)), ")")
+	s.in(alias, fk.ChildCols, fk.ParentCols, cteName(s.g.parentOf(fk)))
+}
+
+// in writes the condition that alias's cols are among the rows of set's
+// setCols: one column as = any(array(...)), which the planner always
+// meets with an index; several as a row comparison (a, b) in (...).
+func (s *builder) in(alias string, cols, setCols []string, set string) {
+	if len(cols) == 1 {
+		s.w(colList(alias, cols), " = any(array(select ", colList("", setCols), " from ", set, "))")
+		return
+	}
+	s.w("(", colList(alias, cols), ") in (select ", colList("", setCols), " from ", set, ")")
 }
 
 // directKey reports whether fk references the root's key columns, so that
@@ -207,6 +218,5 @@ func (s *builder) rowMatch(alias string, n *node, set string) {
 		s.w(alias, ".ctid = any(array(select ctid from ", set, "))")
 		return
 	}
-	id := rowID(n)
-	s.w("(", colList(alias, id), ") in (select ", colList("", id), " from ", set, ")")
+	s.in(alias, rowID(n), rowID(n), set)
 }

@@ -93,13 +93,19 @@ func (s txSteps) plan(ctx context.Context, fn func(ctx context.Context, tx pgx.T
 // "pipe.subject <what>" (with the table and the counts) of the tracer the
 // step's span came from: a worker's TracerProvider sees every statement.
 func counted(ctx context.Context, tx pgx.Tx, what, table string, key []string, st stmt) (pageOut, error) {
-	_, span := trace.SpanFromContext(ctx).TracerProvider().Tracer(tracerName).Start(ctx, "pipe.subject "+what,
-		trace.WithAttributes(attribute.String("pipe.subject.table", table)))
+	span := statementSpan(ctx, what, table)
 	defer span.End()
 	var out pageOut
 	err := tx.QueryRow(ctx, st.SQL, args(key, st)...).Scan(&out.Found, &out.Changed)
 	span.SetAttributes(attribute.Int64("pipe.subject.found", out.Found), attribute.Int64("pipe.subject.changed", out.Changed))
 	return out, statementErr(err, what, table)
+}
+
+// statementSpan starts the span of one statement of an erase or export.
+func statementSpan(ctx context.Context, what, table string) trace.Span {
+	_, span := trace.SpanFromContext(ctx).TracerProvider().Tracer(tracerName).Start(ctx, "pipe.subject "+what,
+		trace.WithAttributes(attribute.String("pipe.subject.table", table)))
+	return span
 }
 
 // tracerName names the statements' tracer.
