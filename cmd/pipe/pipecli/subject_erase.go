@@ -30,7 +30,7 @@ func (a *app) subjectEraseCommand() *cobra.Command {
 				return err
 			}
 			return enqueueOrWait(a, c, subject.EraseJob(), in, wait, func(id string, out subject.EraseResult) string {
-				return "erased " + out.Root + " (run " + id + "): " + tableLine(out.Tables, "rows") + objectsLine(out.Objects)
+				return "erased " + out.Root + " (run " + id + "): " + tableLine(out.Tables) + objectsLine(out.Objects)
 			})
 		},
 	}
@@ -70,7 +70,7 @@ func (a *app) subjectExportCommand() *cobra.Command {
 				return err
 			}
 			return enqueueOrWait(a, c, subject.ExportJob(), in, wait, func(id string, out subject.ExportResult) string {
-				return "exported " + out.Root + " (run " + id + "): " + tableLine(out.Tables, "rows") + "; index " + out.Index + " in " + out.Bucket
+				return "exported " + out.Root + " (run " + id + "): " + tableLine(out.Tables) + "; index " + out.Index + " in " + out.Bucket
 			})
 		},
 	}
@@ -96,14 +96,14 @@ func absTo(c *cobra.Command, to string) (string, error) {
 }
 
 // tableLine renders per-table counts: "comments 20 rows, members 1 row".
-func tableLine(ts []subject.TableResult, unit string) string {
+func tableLine(ts []subject.TableResult) string {
 	parts := make([]string, 0, len(ts))
 	for _, t := range ts {
-		if t.Treatment == "retain" && unit == "rows" && t.Rows == 0 {
+		if t.Treatment == "retain" && t.Rows == 0 {
 			parts = append(parts, t.Table+" retained")
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %d %s", t.Table, t.Rows, unit))
+		parts = append(parts, t.Table+" "+plural(int(t.Rows), "row"))
 	}
 	return strings.Join(parts, ", ")
 }

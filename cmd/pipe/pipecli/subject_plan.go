@@ -87,7 +87,7 @@ func (a *app) subjectProofCommand() *cobra.Command {
 func proofLines(rep *subject.ProofReport) string {
 	out := fmt.Sprintf("proof of %s passed: the generated person's canaries are gone from %d tables searched, the bystander's rows are untouched\n", rep.Root, rep.Searched)
 	for _, t := range rep.Tables {
-		out += fmt.Sprintf("  %s: %s, %d rows each, canaries in %d columns", t.Table, t.Treatment, t.Rows, len(t.Canaries))
+		out += fmt.Sprintf("  %s: %s, %s each, canaries in %s", t.Table, t.Treatment, plural(t.Rows, "row"), plural(len(t.Canaries), "column"))
 		if len(t.Short) > 0 {
 			out += fmt.Sprintf(" (%d too short for one)", len(t.Short))
 		}
@@ -97,4 +97,12 @@ func proofLines(rep *subject.ProofReport) string {
 		out += fmt.Sprintf("  %d canary objects removed\n", rep.Objects)
 	}
 	return out[:len(out)-1]
+}
+
+// plural answers "1 row" or "n rows".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
