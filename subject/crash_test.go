@@ -2,15 +2,19 @@ package subject_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
+	"github.com/pipekit/pipe/subject"
 )
 
 // TestMain doubles as the kill test's worker process: re-executed with
@@ -118,4 +122,77 @@ func awaitSteps(t *testing.T, pool *pgxpool.Pool, id, part string, n int) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// An anonymizing erase killed at every boundary leaves what the clean run
+// leaves, as does an export: every part once, each as the index says.
+func TestCrashAtEveryBoundaryAnonymizeAndExport(t *testing.T) {
+	pool := setup(t, forumDDL)
+	d := forum()
+	d.Tables["members"] = subject.Anonymize(map[string]any{"email": subject.SQL("'erased-' || id || '@x.invalid'"), "name": "", "bio": nil})
+	reset := func(ctx context.Context) error {
+		_, err := pool.Exec(ctx, `truncate members, posts, comments, likes;`+forumRows)
+		return err
+	}
+	fixtures.MustCrashProof(t, pool, eraseJob(d, 9), eraseIn{Member: 1}, fixtures.CrashProofOptions{
+		Reset:   reset,
+		Effects: func(ctx context.Context) (any, error) { return forumState(ctx, pool) },
+		Timeout: 60 * time.Second,
+	})
+	if err := reset(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bucket := "file://" + dir
+	fixtures.MustCrashProof(t, pool, exportJob(d, 9), exportIn{Member: 1, Bucket: bucket}, fixtures.CrashProofOptions{
+		Reset: func(ctx context.Context) error { return os.RemoveAll(filepath.Join(dir, "people")) },
+		Effects: func(ctx context.Context) (any, error) {
+			return exportedParts(ctx, bucket)
+		},
+		Timeout: 60 * time.Second,
+	})
+}
+
+// exportedParts answers every stored object of the one export under the
+// bucket, checked against its index, named relative to the run.
+func exportedParts(ctx context.Context, bucket string) ([]string, error) {
+	b, err := blob.Open(ctx, bucket)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	objs, err := b.List(ctx, "people/")
+	if err != nil {
+		return nil, err
+	}
+	var index string
+	for _, o := range objs {
+		if strings.HasSuffix(o.Key, "/"+subject.IndexName) {
+			index = o.Key
+		}
+	}
+	if index == "" {
+		return nil, fmt.Errorf("no index among %d objects", len(objs))
+	}
+	idx, err := subject.ReadIndex(ctx, b, index)
+	if err != nil {
+		return nil, err
+	}
+	dir := strings.TrimSuffix(index, subject.IndexName)
+	var out []string
+	parts := 0
+	for _, it := range idx.Tables {
+		for _, p := range it.Parts {
+			a, err := b.Stat(ctx, p.Key)
+			if err != nil || a.Size != p.Bytes {
+				return nil, fmt.Errorf("part %s: %v, or not the index's size", p.Key, err)
+			}
+			out = append(out, fmt.Sprintf("%s %d %s", strings.TrimPrefix(p.Key, dir), p.Rows, p.SHA256))
+			parts++
+		}
+	}
+	if len(objs) != parts+1 {
+		return nil, fmt.Errorf("%d objects stored for %d parts and the index", len(objs), parts)
+	}
+	return out, nil
 }
