@@ -3,7 +3,6 @@ package subject
 import (
 	"encoding/json"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/pipekit/pipe/errcode"
@@ -134,10 +133,4 @@ func (d Declaration) shapeFaults() []string {
 		add(o.Retain != "" && strings.TrimSpace(o.Retain) == "", label+": retain is blank: say why the objects are kept")
 	}
 	return faults
-}
-
-// sealed reports whether column col of the table declared as name is
-// sealed.
-func (d Declaration) sealed(name, col string) bool {
-	return slices.Contains(d.Sealed[name], col)
 }
