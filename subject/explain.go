@@ -83,7 +83,7 @@ type planNode struct {
 }
 
 func (n planNode) scans(out *[]Scan) {
-	if n.Relation != "" {
+	if n.Relation != "" && n.Node != "ModifyTable" {
 		*out = append(*out, Scan{Node: n.Node, Relation: n.Relation, Index: n.Index, Rows: n.Rows})
 	}
 	for _, c := range n.Plans {

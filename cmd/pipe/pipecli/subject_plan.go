@@ -2,6 +2,7 @@ package pipecli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,6 +11,7 @@ import (
 
 func (a *app) subjectPlanCommand() *cobra.Command {
 	var f subjectFlags
+	var explain []string
 	c := &cobra.Command{
 		Use:   "plan --config FILE",
 		Short: "Walk the declaration against the database and print every reached table",
@@ -18,7 +20,9 @@ func (a *app) subjectPlanCommand() *cobra.Command {
 			"with the path that reached it and its treatment, the keys cleared first, and the foreign keys\n" +
 			"with no index (each page of the erase would scan their table). It changes nothing. A reached\n" +
 			"table without a treatment (X_SUBJECT_TABLE_UNDECLARED), a treatment that cannot be carried out\n" +
-			"(X_SUBJECT_TREATMENT_INVALID) or a loop without a nullable key (X_SUBJECT_CYCLE) exits 1.",
+			"(X_SUBJECT_TREATMENT_INVALID) or a loop without a nullable key (X_SUBJECT_CYCLE) exits 1.\n" +
+			"--explain KEY also asks the server to plan every statement an erase and export of that person\n" +
+			"would run (without running them) and prints each statement's scans.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			d, err := f.declaration()
@@ -34,15 +38,50 @@ func (a *app) subjectPlanCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return printJSON(a.stdout, p)
+			var plans []subject.Explained
+			if len(explain) > 0 {
+				if plans, err = p.Explain(c.Context(), pool, keyOf(explain)); err != nil {
+					return err
+				}
 			}
-			_, err = fmt.Fprint(a.stdout, p.String())
+			if a.json {
+				return printJSON(a.stdout, struct {
+					*subject.Plan
+					Explain []subject.Explained `json:"explain,omitempty"`
+				}{p, plans})
+			}
+			_, err = fmt.Fprint(a.stdout, p.String()+explainLines(plans))
 			return err
 		},
 	}
 	f.addConfig(c)
+	c.Flags().StringSliceVar(&explain, "explain", nil, "show the server's plan of every statement for the person with this key")
 	return c
+}
+
+func keyOf(values []string) subject.Key {
+	k := make(subject.Key, len(values))
+	for i, v := range values {
+		k[i] = v
+	}
+	return k
+}
+
+// explainLines renders the statements' scans, one statement a line.
+func explainLines(plans []subject.Explained) string {
+	out := ""
+	for _, e := range plans {
+		scans := make([]string, 0, len(e.Scans))
+		for _, s := range e.Scans {
+			scan := s.Node + " on " + s.Relation
+			if s.Index != "" {
+				scan += " using " + s.Index
+			}
+			scans = append(scans, scan)
+		}
+		out += fmt.Sprintf("  %s %s: %s\n", e.Step, e.Table, strings.Join(scans, ", "))
+	}
+	return out
 }
 
 func (a *app) subjectProofCommand() *cobra.Command {

@@ -197,3 +197,21 @@ func TestDemoErasesAMember(t *testing.T) {
 		t.Errorf("%d comments of the erased member", n)
 	}
 }
+
+func TestSubjectPlanExplains(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, forumDDL)
+	r := b.pipe(t, "subject", "plan", "--config", writeConfig(t, forumConfig), "--explain", "1", "--json")
+	var p struct {
+		Explain []subject.Explained `json:"explain"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &p); r.code != 0 || err != nil || len(p.Explain) < 4 {
+		t.Fatalf("exit %d %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	for _, e := range p.Explain {
+		if len(e.Scans) == 0 {
+			t.Errorf("%s %s: no scan", e.Step, e.Table)
+		}
+	}
+}
