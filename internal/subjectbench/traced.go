@@ -92,4 +92,3 @@ func lastError(d *pipeline.RunDetail) string {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
