@@ -60,14 +60,24 @@ func (s *seeder) seedPerson(ctx context.Context, who string) (*people, error) {
 		if n.root {
 			count = 1
 		}
+		seen := map[string]bool{}
 		for i := range count {
-			row, err := s.insert(ctx, n, p, i)
+			set, err := s.assigned(ctx, n, p, i)
+			if err != nil {
+				return nil, err
+			}
+			if sig := uniqueSignature(n.t, set); sig != "" && seen[sig] {
+				break // a unique key made of assigned columns (a one-to-one table) holds one row per parent
+			} else if sig != "" {
+				seen[sig] = true
+			}
+			row, err := s.insertRow(ctx, n, p, set)
 			if err != nil {
 				return nil, err
 			}
 			p.rows[n] = append(p.rows[n], row)
 		}
-		s.report[n].Rows = count
+		s.report[n].Rows = len(p.rows[n])
 		if n.root {
 			for _, c := range s.g.key {
 				p.key = append(p.key, p.rows[n][0].vals[c])
@@ -77,13 +87,22 @@ func (s *seeder) seedPerson(ctx context.Context, who string) (*people, error) {
 	return p, s.pointLoops(ctx, p)
 }
 
-// insert inserts row i of n for p and reads it back.
-func (s *seeder) insert(ctx context.Context, n *node, p *people, i int) (*seededRow, error) {
-	set, err := s.assigned(ctx, n, p, i)
-	if err != nil {
-		return nil, err
+// uniqueSignature answers the values set gives the columns of t's unique
+// indexes made only of columns set decides, or "" when there is none.
+func uniqueSignature(t *table, set map[string]*string) string {
+	var sig []string
+	for _, u := range t.Uniques {
+		if !allSet(set, u) {
+			continue
+		}
+		for _, c := range u {
+			if v := set[c]; v != nil {
+				sig = append(sig, c+"="+*v)
+			}
+		}
+		sig = append(sig, "|")
 	}
-	return s.insertRow(ctx, n, p, set)
+	return strings.Join(sig, ",")
 }
 
 // insertRow inserts a row of n with the columns set decides and the others

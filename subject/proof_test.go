@@ -40,3 +40,29 @@ func TestProofCatchesAMissedColumn(t *testing.T) {
 		t.Fatalf("with bio anonymized too: %v", err)
 	}
 }
+
+// A one-to-one table (a unique key made of its foreign key) gets one row
+// per person; a check constraint the generator cannot meet is refused
+// with the table and constraint named, and met with the proof's values.
+func TestProofSeedsOneToOneTablesAndTakesValues(t *testing.T) {
+	pool := setup(t, `
+		create table members (id int primary key, handle text not null check (handle ~ '^@'));
+		create table profiles (member_id int primary key references members, about text);
+		create table settings (id int generated always as identity primary key, member_id int not null unique references members, theme text);`)
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{
+		"members": subject.Delete, "profiles": subject.Delete, "settings": subject.Delete}}
+	_, err := subject.Proof(context.Background(), pool, d)
+	if e, ok := errcode.As(err); !ok || e.Code != errcode.SubjectProofUnseedable || !contains(e.Message, "members_handle_check") {
+		t.Fatalf("proof: %v; want X_SUBJECT_PROOF_UNSEEDABLE naming members_handle_check", err)
+	}
+	rep, err := subject.Proof(context.Background(), pool, d, subject.ProofOptions{Rows: 3,
+		Values: map[string]map[string]any{"members": {"handle": "@someone"}}})
+	if err != nil {
+		t.Fatalf("proof with values: %v", err)
+	}
+	for _, tb := range rep.Tables {
+		if want := map[string]int{"members": 1, "profiles": 1, "settings": 1}[tb.Table]; tb.Rows != want {
+			t.Errorf("%s: %d rows seeded, want %d", tb.Table, tb.Rows, want)
+		}
+	}
+}

@@ -60,8 +60,9 @@ type Job struct {
 	RunMs       float64 `json:"runMs"`
 	Steps       int     `json:"steps"`
 	// Pages is, for the export, the pages read per table at most: 1 is one
-	// pass per table.
-	Pages int `json:"pages,omitempty"`
+	// pass per table; Tables the tables it read.
+	Pages  int `json:"pages,omitempty"`
+	Tables int `json:"tables"`
 }
 
 // LargeTable is the row count over which a sequential scan is a failure.
@@ -95,7 +96,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Res
 		return res, err
 	}
 	fmt.Fprintf(out, "export: %d rows of %d tables in %.1f ms of statement time (%.1f ms in step transactions, %.0f ms run), at most %d page per table\n",
-		res.Export.Rows, res.Tables-2, res.Export.StatementMs, res.Export.StepMs, res.Export.RunMs, res.Export.Pages)
+		res.Export.Rows, res.Export.Tables, res.Export.StatementMs, res.Export.StepMs, res.Export.RunMs, res.Export.Pages)
 	if res.Erase, err = runErase(ctx, pool, person, o.PageRows); err != nil {
 		return res, err
 	}
@@ -232,6 +233,7 @@ func runExport(ctx context.Context, pool *pgxpool.Pool, id int64, pageRows int) 
 	for _, t := range res.Tables {
 		f.Rows += t.Rows
 	}
+	f.Tables = len(res.Tables)
 	for _, s := range d.Steps {
 		if strings.HasPrefix(s.Name, "export/") && !strings.HasSuffix(s.Name, "/page-00000") {
 			page := 0
