@@ -44,7 +44,7 @@ var stockOptions = pipeline.JobOptions[Request]{Queue: "pipe", Retry: &pipeline.
 // start: each run plans its own and refuses it as [NewPlan] does.
 func EraseJob() *pipeline.Job[Request, EraseResult] {
 	return pipeline.MustJob(EraseJobName, Request.key, func(ctx context.Context, r *pipeline.Run[Request]) (EraseResult, error) {
-		if err := r.Input.Check(false); err != nil {
+		if err := r.Input.Check(); err != nil {
 			return EraseResult{}, err
 		}
 		ex := &eraser{decl: r.Input.Subject, key: r.Input.Key, limit: r.Input.pageRows(), steps: jobSteps{}}
@@ -55,7 +55,7 @@ func EraseJob() *pipeline.Job[Request, EraseResult] {
 // ExportJob answers the stock export job, pipe.subject.export.
 func ExportJob() *pipeline.Job[Request, ExportResult] {
 	return pipeline.MustJob(ExportJobName, Request.key, func(ctx context.Context, r *pipeline.Run[Request]) (ExportResult, error) {
-		if err := r.Input.Check(true); err != nil {
+		if err := r.Input.CheckExport(); err != nil {
 			return ExportResult{}, err
 		}
 		sink, _ := exportrows.SinkOf(r.Input.To) // Check refused a bad one
@@ -68,27 +68,35 @@ func ExportJob() *pipeline.Job[Request, ExportResult] {
 	}, stockOptions)
 }
 
-// Check refuses a request the job cannot run: a declaration of the wrong
-// shape, no key, and for an export a destination that does not parse or
-// a format other than ndjson and csv.
-func (in Request) Check(export bool) error {
+// Check refuses a request an erase cannot run: a declaration of the wrong
+// shape, no key, a negative page size.
+func (in Request) Check() error { return in.check(nil) }
+
+// CheckExport refuses a request an export cannot run: what Check refuses,
+// a destination that does not parse or could leave its bucket, a format
+// other than ndjson and csv.
+func (in Request) CheckExport() error {
 	var faults []string
+	if in.Format != "" && in.Format != exportrows.NDJSON && in.Format != exportrows.CSV {
+		faults = append(faults, "format "+string(in.Format)+" is not ndjson or csv")
+	}
+	s, err := exportrows.SinkOf(in.To)
+	if err == nil {
+		_, err = runDir(s.Prefix, "run")
+	}
+	if err != nil {
+		return err
+	}
+	return in.check(faults)
+}
+
+func (in Request) check(faults []string) error {
 	faults = append(faults, in.Subject.shapeFaults()...)
 	if len(in.Key) == 0 {
 		faults = append(faults, "no key is given")
 	}
 	if in.PageRows < 0 {
 		faults = append(faults, "the page size is negative")
-	}
-	if export {
-		if in.Format != "" && in.Format != exportrows.NDJSON && in.Format != exportrows.CSV {
-			faults = append(faults, "format "+string(in.Format)+" is not ndjson or csv")
-		}
-		if s, err := exportrows.SinkOf(in.To); err != nil {
-			return err
-		} else if _, err := runDir(s.Prefix, "run"); err != nil {
-			return err
-		}
 	}
 	if len(faults) == 0 {
 		return nil

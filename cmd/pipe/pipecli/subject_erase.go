@@ -66,7 +66,7 @@ func (a *app) subjectExportCommand() *cobra.Command {
 				return err
 			}
 			in.Format = exportrows.Format(format)
-			if err := in.Check(true); err != nil {
+			if err := in.CheckExport(); err != nil {
 				return err
 			}
 			return enqueueOrWait(a, c, subject.ExportJob(), in, wait, func(id string, out subject.ExportResult) string {
