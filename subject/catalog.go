@@ -51,6 +51,9 @@ type table struct {
 	Uniques [][]string // unique, non-partial, plain-column indexes (the primary key among them)
 	Indexes [][]string // the leading plain columns of every plain index
 	May     privileges
+	// Partitioned is set for a partitioned table, whose ctid does not name
+	// one row: it needs a primary key to be paged.
+	Partitioned bool
 }
 
 type privileges struct{ Select, Update, Delete, Insert bool }
@@ -124,7 +127,7 @@ func readTables(ctx context.Context, q Querier, oids []uint32) (map[uint32]*tabl
 	var oid int64
 	var t table
 	rows, _ := q.Query(ctx, sqlTables, ids)
-	_, err := pgx.ForEachRow(rows, []any{&oid, &t.Name, &t.Schema, &t.Rel, &t.May.Select, &t.May.Update, &t.May.Delete, &t.May.Insert}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&oid, &t.Name, &t.Schema, &t.Rel, &t.May.Select, &t.May.Update, &t.May.Delete, &t.May.Insert, &t.Partitioned}, func() error {
 		tt := t
 		tt.OID = uint32(oid)
 		out[tt.OID] = &tt

@@ -40,6 +40,8 @@ func (g *graph) privilegeFaults(n *node) []string {
 		faults = append(faults, "table "+n.t.Name+": delete, but this role may not delete from it")
 	case n.kind == kindAnonymize && !n.t.May.Update:
 		faults = append(faults, "table "+n.t.Name+": anonymize, but this role may not update it")
+	case n.t.Partitioned && len(n.t.Primary) == 0:
+		faults = append(faults, "table "+n.t.Name+" is partitioned and has no primary key: a ctid names no one row of it, so pipe cannot page it")
 	}
 	return faults
 }

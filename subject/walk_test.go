@@ -188,3 +188,32 @@ func TestTableWithoutForeignKeyIsFoundOnlyWhenDeclared(t *testing.T) {
 	d.Columns["audit_copies"] = []string{"no_such"}
 	refused(t, pool, d, errcode.SubjectTreatmentInvalid, "columns of audit_copies names column no_such")
 }
+
+// A partitioned table is walked through its parent's keys, and erased
+// like any other; without a primary key it is refused, its ctid naming no
+// one row.
+func TestPartitionedTable(t *testing.T) {
+	pool := setup(t, `
+		create table members (id int primary key);
+		create table events (id int, member_id int not null references members, at date not null,
+			primary key (id, at)) partition by range (at);
+		create table events_2025 partition of events for values from ('2025-01-01') to ('2026-01-01');
+		create table events_2026 partition of events for values from ('2026-01-01') to ('2027-01-01');
+		create index on events (member_id);
+		insert into members values (1), (2);
+		insert into events values (1, 1, '2025-05-01'), (2, 1, '2026-05-01'), (3, 2, '2026-06-01');`)
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete, "events": subject.Delete}}
+	if got := order(plan(t, pool, d)); !slices.Equal(got, []string{"events", "members"}) {
+		t.Fatalf("order %v", got)
+	}
+	if r, _ := fixtures.Run(t, pool, eraseJob(d, 1), eraseIn{Member: 1}); r.State != "done" {
+		t.Fatalf("%s %+v", r.State, r.LastError)
+	}
+	if n := count(t, pool, `select count(*) from events`); n != 1 {
+		t.Errorf("%d events left; want the bystander's 1", n)
+	}
+	exec(t, pool, `create table clicks (member_id int references members, at date not null) partition by range (at);
+		create table clicks_all partition of clicks default;`)
+	d.Tables["clicks"] = subject.Delete
+	refused(t, pool, d, errcode.SubjectTreatmentInvalid, "table clicks is partitioned and has no primary key")
+}
