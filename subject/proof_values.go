@@ -119,8 +119,10 @@ func (s *seeder) generated(n *node, c *column) (string, *string, bool, error) {
 		text = "false"
 	case 21:
 		text = randomInt(20000, 12000)
-	case 23, 1700:
+	case 23:
 		text = randomInt(1_000_000_000, 1_000_000_000)
+	case 1700:
+		text = numericValue(c.Type)
 	case 20:
 		text = randomInt(1<<40, 1<<50)
 	case 700, 701:
@@ -158,6 +160,27 @@ func (s *seeder) generated(n *node, c *column) (string, *string, bool, error) {
 			WithFix("give the column a value in the proof's values (ProofOptions.Values, or \"proof\": {\"values\": ...} in the file)")
 	}
 	return "$?::text::" + c.Type, &text, true, nil
+}
+
+var numericOf = regexp.MustCompile(`^numeric\((\d+),(\d+)\)`)
+
+// numericValue answers a random integer a numeric column holds: below
+// 10^(p-s) for numeric(p,s), 0 when p = s.
+func numericValue(typ string) string {
+	digits := 9
+	if m := numericOf.FindStringSubmatch(typ); m != nil {
+		p, _ := strconv.Atoi(m[1])
+		s, _ := strconv.Atoi(m[2])
+		digits = min(p-s, 9)
+	}
+	if digits <= 0 {
+		return "0"
+	}
+	span := int64(1)
+	for range digits {
+		span *= 10
+	}
+	return randomInt(1, span-1)
 }
 
 func randomInt(base, span int64) string {
