@@ -62,7 +62,7 @@ type Job struct {
 	// Pages is, for the export, the pages read per table at most: 1 is one
 	// pass per table; Tables the tables it read.
 	Pages  int `json:"pages,omitempty"`
-	Tables int `json:"tables"`
+	Tables int `json:"tables,omitempty"`
 }
 
 // LargeTable is the row count over which a sequential scan is a failure.
@@ -95,7 +95,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Res
 	if res.Export, err = runExport(ctx, pool, person, o.PageRows); err != nil {
 		return res, err
 	}
-	fmt.Fprintf(out, "export: %d rows of %d tables in %.1f ms of statement time (%.1f ms in step transactions, %.0f ms run), at most %d page per table\n",
+	fmt.Fprintf(out, "export: %d rows of %d tables in %.1f ms of statement time (%.1f ms in step transactions, %.0f ms run), at most %d pages per table\n",
 		res.Export.Rows, res.Export.Tables, res.Export.StatementMs, res.Export.StepMs, res.Export.RunMs, res.Export.Pages)
 	if res.Erase, err = runErase(ctx, pool, person, o.PageRows); err != nil {
 		return res, err
@@ -174,7 +174,7 @@ func explain(ctx context.Context, pool *pgxpool.Pool, person int64, res *Results
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	res.Statements = len(plans)
+	res.Statements, res.SeqScans = len(plans), []string{}
 	for _, e := range plans {
 		for _, s := range e.SeqScans() {
 			if large[s] && !slices.Contains(res.SeqScans, e.Step+" "+e.Table+": "+s) {
