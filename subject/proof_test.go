@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/subject"
 )
 
@@ -65,4 +66,28 @@ func TestProofSeedsOneToOneTablesAndTakesValues(t *testing.T) {
 			t.Errorf("%s: %d rows seeded, want %d", tb.Table, tb.Rows, want)
 		}
 	}
+}
+
+// A retained root keeps the member's row while their comments go; an
+// anonymize's kept column is not searched, and says why.
+func TestRetainedRootAndKeptColumns(t *testing.T) {
+	pool := setup(t, forumDDL+forumRows)
+	d := forum()
+	d.Tables["members"] = subject.Retain("the account record is kept for the contract's term")
+	if r, res := fixtures.Run(t, pool, eraseJob(d, 50), eraseIn{Member: 1}); r.State != "done" || res.Tables[len(res.Tables)-1].Rows != 0 {
+		t.Fatalf("%s %+v %+v", r.State, r.LastError, res)
+	}
+	if n := count(t, pool, `select count(*) from members where id = 1`) + count(t, pool, `select count(*) from comments where author_id = 1`); n != 1 {
+		t.Fatalf("want the member's row and none of their comments; %d rows", n)
+	}
+	if _, err := subject.Proof(context.Background(), pool, d); err != nil {
+		t.Fatalf("proof: %v", err)
+	}
+	d.Tables["members"] = subject.Treatment{Anonymize: map[string]any{"email": subject.SQL("'erased-' || id || '@x.invalid'"), "name": ""},
+		Keep: map[string]string{"bio": "the bio is the forum's moderation note"}}
+	if _, err := subject.Proof(context.Background(), pool, d); err != nil {
+		t.Fatalf("proof with bio kept: %v", err)
+	}
+	d.Tables["members"] = subject.Treatment{Anonymize: map[string]any{"name": ""}, Keep: map[string]string{"bio": " "}}
+	refused(t, pool, d, errcode.SubjectTreatmentInvalid, "the keep reason of column bio is blank")
 }
