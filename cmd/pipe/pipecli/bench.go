@@ -15,7 +15,7 @@ import (
 
 func (a *app) benchCommand() *cobra.Command {
 	return group("bench", "Measure pipe against the database", a.benchJobsCommand(), a.benchImportCommand(), a.benchExportCommand(),
-		a.benchConsumerCommand())
+		a.benchConsumerCommand(), a.benchSubjectCommand())
 }
 
 func (a *app) benchJobsCommand() *cobra.Command {

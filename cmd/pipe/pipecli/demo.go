@@ -58,12 +58,16 @@ func (a *app) demoCommand() *cobra.Command {
 			if !a.json {
 				a.narrateExport(man, dir)
 			}
+			subj, err := a.demoSubject(c.Context(), pool)
+			if err != nil {
+				return err
+			}
 			d, err := a.runDemo(c.Context(), pool)
 			if err != nil {
 				return err
 			}
 			if a.json {
-				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Onboard: d})
+				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Subject: subj, Onboard: d})
 			} else {
 				err = a.narrateDemo(d)
 			}
@@ -83,6 +87,7 @@ func (a *app) demoCommand() *cobra.Command {
 type demoReport struct {
 	Import  *importrows.Result   `json:"import"`
 	Export  *exportrows.Manifest `json:"export"`
+	Subject *demoSubjectReport   `json:"subject"`
 	Onboard *pipeline.RunDetail  `json:"onboard"`
 }
 

@@ -1,6 +1,7 @@
 package pipecli_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -26,6 +27,7 @@ func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
 	rep := decode[struct {
 		Import  importrows.Result
 		Export  exportrows.Manifest
+		Subject json.RawMessage
 		Onboard pipeline.RunDetail
 	}](t, r.stdout)
 	if rep.Export.Rows != 20000 || len(rep.Export.Parts) != 4 || rep.Export.Format != exportrows.Parquet {

@@ -11,6 +11,7 @@ import (
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
+	"github.com/pipekit/pipe/subject"
 )
 
 // workerFlags are the worker command's flags.
@@ -91,7 +92,7 @@ func (a *app) registry() (*pipeline.Registry, error) {
 
 // stockJobs are the jobs every pipe runs: the ones its commands enqueue.
 func stockJobs() []pipeline.Registrable {
-	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJob()}
+	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJob(), subject.EraseJob(), subject.ExportJob()}
 }
 
 // logger answers the worker's logger: text on stderr, JSON with --json.

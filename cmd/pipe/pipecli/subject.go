@@ -1,0 +1,61 @@
+package pipecli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/subject"
+)
+
+func (a *app) subjectCommand() *cobra.Command {
+	return group("subject", "Plan, erase, export or prove one person's data across every table that holds it",
+		a.subjectPlanCommand(), a.subjectEraseCommand(), a.subjectExportCommand(), a.subjectProofCommand())
+}
+
+// subjectFlags are the flags every subject command shares.
+type subjectFlags struct {
+	config   string
+	ids      []string
+	pageRows int
+}
+
+func (f *subjectFlags) addConfig(c *cobra.Command) {
+	c.Flags().StringVar(&f.config, "config", "", "the declaration: a JSON file as subject.schema.json describes (required)")
+	_ = c.MarkFlagRequired("config")
+}
+
+func (f *subjectFlags) addPerson(c *cobra.Command) {
+	c.Flags().StringSliceVar(&f.ids, "id", nil, "the person's key: one value per root key column, in key order (repeat or comma-separate; required)")
+	c.Flags().IntVar(&f.pageRows, "page-rows", 0, "rows per step (default 1000)")
+	_ = c.MarkFlagRequired("id")
+}
+
+// declaration reads the --config file.
+func (f *subjectFlags) declaration() (subject.Declaration, error) {
+	return subject.Load(f.config)
+}
+
+// request reads the declaration and answers the stock jobs' input, the
+// declaration planned on the database first so that a refusal exits here,
+// before anything is enqueued.
+func (a *app) subjectRequest(c *cobra.Command, f *subjectFlags) (subject.Request, error) {
+	if f.pageRows < 0 {
+		return subject.Request{}, usageError(c, "--page-rows is negative")
+	}
+	d, err := f.declaration()
+	if err != nil {
+		return subject.Request{}, err
+	}
+	pool, err := a.connect(c.Context(), migrated)
+	if err != nil {
+		return subject.Request{}, err
+	}
+	defer pool.Close()
+	p, err := subject.NewPlan(c.Context(), pool, d)
+	if err != nil {
+		return subject.Request{}, err
+	}
+	if len(f.ids) != len(p.Key) {
+		return subject.Request{}, usageError(c, "--id gives %d values for the key (%d columns) of %s", len(f.ids), len(p.Key), p.Root)
+	}
+	return subject.Request{Subject: d, Key: f.ids, PageRows: f.pageRows}, nil
+}

@@ -1,0 +1,96 @@
+package subject_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+	"github.com/pipekit/pipe/subject"
+)
+
+type exportIn struct {
+	Member int64             `json:"member"`
+	Bucket string            `json:"bucket"`
+	Format exportrows.Format `json:"format,omitempty"`
+}
+
+func exportJob(d subject.Declaration, pageRows int) *pipeline.Job[exportIn, subject.ExportResult] {
+	return subject.MustExport(subject.ExportOptions[exportIn]{
+		Name:     "test.export",
+		Subject:  d,
+		Person:   func(in exportIn) subject.Key { return subject.Key{in.Member} },
+		Sink:     func(in exportIn) exportrows.Sink { return exportrows.Sink{Bucket: in.Bucket, Prefix: "people"} },
+		FormatOf: func(in exportIn) exportrows.Format { return in.Format },
+		PageRows: pageRows,
+		Job:      pipeline.JobOptions[exportIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+	})
+}
+
+// readIndex opens the export's bucket and reads its index.
+func readIndex(t *testing.T, res subject.ExportResult) (*blob.Bucket, *subject.Index) {
+	t.Helper()
+	b, err := blob.Open(context.Background(), res.Bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	idx, err := subject.ReadIndex(context.Background(), b, res.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, idx
+}
+
+// ndjsonRows reads every row of a table's parts.
+func ndjsonRows(t *testing.T, b *blob.Bucket, it subject.IndexTable) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, p := range it.Parts {
+		r, err := b.NewReader(context.Background(), p.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			var row map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, row)
+		}
+		r.Close()
+	}
+	return out
+}
+
+func TestExportWritesEveryTableAndTheIndex(t *testing.T) {
+	pool := setup(t, forumDDL+forumRows)
+	d := forum()
+	d.Sealed = map[string][]string{"members": {"email"}}
+	_, res := fixtures.Run(t, pool, exportJob(d, 7), exportIn{Member: 1, Bucket: "file://" + t.TempDir()})
+	b, idx := readIndex(t, res)
+	want := map[string]int64{"members": 1, "posts": 5, "comments": 20, "likes": 60}
+	for _, it := range idx.Tables {
+		if it.Rows != want[it.Table] {
+			t.Errorf("%s: %d rows exported, want %d", it.Table, it.Rows, want[it.Table])
+		}
+		rows := ndjsonRows(t, b, it)
+		if int64(len(rows)) != it.Rows {
+			t.Errorf("%s: %d rows in the parts, %d in the index", it.Table, len(rows), it.Rows)
+		}
+		if it.Table == "members" {
+			if _, leaked := rows[0]["email"]; leaked || rows[0]["name"] != "Ada" {
+				t.Errorf("members row %v: the sealed email left, or the name is wrong", rows[0])
+			}
+		}
+		if it.Table == "posts" && it.Reason == "" {
+			t.Errorf("posts: no retain reason in the index")
+		}
+	}
+}
