@@ -33,18 +33,25 @@ func (w *Worker) startJobSpan(ctx context.Context, row *claimed) (context.Contex
 		carrier := propagation.MapCarrier{"traceparent": *row.traceParent}
 		ctx = propagation.TraceContext{}.Extract(ctx, carrier)
 	}
-	return w.tracer.Start(ctx, "pipe.job "+row.name, trace.WithSpanKind(trace.SpanKindConsumer),
-		trace.WithAttributes(
+	ctx, span := w.tracer.Start(ctx, "pipe.job "+row.name, trace.WithSpanKind(trace.SpanKindConsumer))
+	if span.IsRecording() { // a tracer that records nothing is not handed attributes to drop
+		span.SetAttributes(
 			attribute.String("pipe.job.name", row.name),
 			attribute.String("pipe.job.id", row.id.String()),
 			attribute.String("pipe.job.queue", row.queue),
 			attribute.Int("pipe.job.attempt", row.attempt),
-		))
+		)
+	}
+	return ctx, span
 }
 
 // startStepSpan starts a step's span under its run's span.
 func (rs *runState) startStepSpan(ctx context.Context, name string) (context.Context, trace.Span) {
-	return rs.w.tracer.Start(ctx, "pipe.step "+name, trace.WithAttributes(attribute.String("pipe.step.name", name)))
+	ctx, span := rs.w.tracer.Start(ctx, "pipe.step "+name)
+	if span.IsRecording() {
+		span.SetAttributes(attribute.String("pipe.step.name", name))
+	}
+	return ctx, span
 }
 
 // endSpan records err (if any) and ends span.
