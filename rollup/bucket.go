@@ -100,7 +100,7 @@ func midnight(y int, m time.Month, d int, loc *time.Location) time.Time {
 	ly, lm, ld := t.Date()
 	wy, wm, wd := time.Date(y, m, d, 12, 0, 0, 0, time.UTC).Date() // the date asked for, normalised
 	if h, mi, s := t.Clock(); ly == wy && lm == wm && ld == wd && h == 0 && mi == 0 && s == 0 {
-		return t
+		return firstOf(t)
 	}
 	// Midnight fell in a gap: time.Date chose an offset that lands either
 	// before the gap (on the previous date) or after it. Either way the date
@@ -110,4 +110,30 @@ func midnight(y int, m time.Month, d int, loc *time.Location) time.Time {
 		return end
 	}
 	return start
+}
+
+// firstOf answers the first instant showing t's wall-clock time: where a
+// fall-back repeats it, the earlier of the two, read with the larger offset
+// of the zone period before t's.
+func firstOf(t time.Time) time.Time {
+	start, _ := t.ZoneBounds()
+	if start.IsZero() {
+		return t
+	}
+	_, off := t.Zone()
+	_, before := start.Add(-time.Nanosecond).Zone()
+	if before <= off {
+		return t
+	}
+	c := t.Add(-time.Duration(before-off) * time.Second)
+	if c.Before(start) && sameWall(c.In(t.Location()), t) {
+		return c
+	}
+	return t
+}
+
+func sameWall(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd && a.Hour() == b.Hour() && a.Minute() == b.Minute() && a.Second() == b.Second()
 }

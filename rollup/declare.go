@@ -17,8 +17,8 @@ type declaration[In any] struct {
 	loc   *time.Location
 	into  sqlname.Rel
 	src   sqlname.Rel // the SQL source's table; zero for Points
-	stmt  string  // the SQL source's statement; "" for Points
-	lockK string  // the advisory lock's key: one upsert of a rollup at a time
+	stmt  string      // the SQL source's statement; "" for Points
+	lockK string      // the advisory lock's key: one upsert of a rollup at a time
 }
 
 // check names every fault of o in one X_JOB_ROLLUP_INVALID.

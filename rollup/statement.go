@@ -27,11 +27,11 @@ func statement(into, src sqlname.Rel, s Source, b Bucket) string {
 		vals = append(vals, a.Into)
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "with points as (\n    select ")
+	fmt.Fprintf(&sb, "with grouped as (\n    select ")
 	for _, g := range s.GroupBy {
 		fmt.Fprintf(&sb, "%s,\n           ", sqlname.Quote(g))
 	}
-	fmt.Fprintf(&sb, "pipe.bucket_start(%s, %s, %s) as %s", unit, sqlname.Quote(s.Time), zone, sqlname.Quote(b.Column))
+	fmt.Fprintf(&sb, "%s as %s", groupExpr(b.Unit, sqlname.Quote(s.Time), unit, zone), sqlname.Quote(b.Column))
 	for _, a := range s.Aggregates {
 		fmt.Fprintf(&sb, ",\n           %s as %s", aggregate(a), sqlname.Quote(a.Into))
 	}
@@ -41,6 +41,15 @@ func statement(into, src sqlname.Rel, s Source, b Bucket) string {
 		fmt.Fprintf(&sb, "       and (%s)\n", s.Where)
 	}
 	fmt.Fprintf(&sb, "     group by %s\n),\n", ordinals(len(cols)))
+	fmt.Fprintf(&sb, "points as (\n    select ")
+	for _, g := range s.GroupBy {
+		fmt.Fprintf(&sb, "%s, ", sqlname.Quote(g))
+	}
+	fmt.Fprintf(&sb, "%s as %s", keyExpr(b.Unit, sqlname.Quote(b.Column), zone), sqlname.Quote(b.Column))
+	for _, v := range append(vals, rowsAlias) {
+		fmt.Fprintf(&sb, ", %s", sqlname.Quote(v))
+	}
+	fmt.Fprintf(&sb, "\n      from grouped\n),\n")
 	writeUpsert(&sb, into, cols, vals)
 	fmt.Fprintf(&sb, "select (select coalesce(sum(%s), 0) from points)::int8,\n       (select count(*) from points),\n       (select count(*) from written)",
 		sqlname.Quote(rowsAlias))
@@ -59,6 +68,27 @@ func writeUpsert(sb *strings.Builder, into sqlname.Rel, key, vals []string) {
 	}
 	fmt.Fprintf(sb, "    on conflict (%s) do update\n       set %s\n     where %s\n    returning 1\n)\n",
 		strings.Join(sqlname.QuoteAll(key), ", "), assignments(vals), changed(vals))
+}
+
+// groupExpr is what the rows are grouped by. Under a day it is the
+// bucket's first instant (pipe.bucket_start, cheap there); from a day up it
+// is the local start, converted once a group by keyExpr, since the
+// conversion to the first instant is the costly part.
+func groupExpr(u Unit, ts, unit, zone string) string {
+	if u == Minute || u == Hour {
+		return "pipe.bucket_start(" + unit + ", " + ts + ", " + zone + ")"
+	}
+	return "date_trunc(" + unit + ", " + ts + " at time zone " + zone + ")"
+}
+
+// keyExpr turns a group's bucket into the key: the first instant of the
+// local start (pipe.local_start; see the migration 0007_bucket.sql), the
+// same instant pipe.bucket_start answers.
+func keyExpr(u Unit, col, zone string) string {
+	if u == Minute || u == Hour {
+		return col
+	}
+	return "pipe.local_start(" + col + ", " + zone + ")"
 }
 
 func aggregate(a Aggregate) string {
