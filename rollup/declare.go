@@ -121,6 +121,7 @@ func (f *faults) source(s Source, key []string, bucketCol string) sqlname.Rel {
 		f.add(strings.TrimSpace(a.Into) == "", at+".Into is empty: name the target column")
 		f.add(a.Into != "" && into[a.Into], at+".Into "+a.Into+" is written twice")
 		f.add(slices.Contains(key, a.Into), at+".Into "+a.Into+" is a Key column")
+		f.add(a.Into == rowsAlias, at+".Into "+rowsAlias+" is the name pipe counts rows under")
 		into[a.Into] = true
 	}
 	return r
