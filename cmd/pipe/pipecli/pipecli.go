@@ -120,6 +120,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.benchCommand(),
 		a.importCommand(),
 		a.exportCommand(),
+		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
 	)
 	return root
 }
