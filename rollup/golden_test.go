@@ -32,7 +32,7 @@ func TestGeneratedSQLGolden(t *testing.T) {
 			Name: "monthly", Into: "revenue_monthly", Key: []string{"org_id", "region", "month"},
 			Bucket: rollup.Bucket{Unit: rollup.Month, Zone: "Europe/Berlin", Column: "month"}, Lookback: 40 * 24 * time.Hour,
 			Source: &rollup.Source{Table: "orders", Time: "paid_at", GroupBy: []string{"org_id", "region"},
-				Where: "status = $1 and total > $2",
+				Where:      "status = $1 and total > $2",
 				Aggregates: []rollup.Aggregate{{Func: rollup.Sum, Column: "total", Into: "revenue"}}},
 		},
 	}

@@ -137,4 +137,3 @@ func TestCrashAtEveryBoundaryLeavesTheCleanRunsBuckets(t *testing.T) {
 		})
 	}
 }
-

@@ -107,9 +107,12 @@ func TestVerifyNamesEveryCatalogFault(t *testing.T) {
 		"no value column": {func(o *rollup.Options[rollup.Request]) { o.Into = "short" }, "the target has no column weight"},
 		"no source":       {func(o *rollup.Options[rollup.Request]) { o.Source.Table = "public.nope" }, "Source.Table public.nope does not exist"},
 		"naive time":      {func(o *rollup.Options[rollup.Request]) { o.Source.Table = "naive" }, "Source.Time created_at is timestamp without time zone"},
-		"no column":       {func(o *rollup.Options[rollup.Request]) { o.Source.GroupBy = []string{"region"}; o.Key = []string{"region", "day"} }, "Source.GroupBy: likes has no column region"},
-		"sum of text":     {func(o *rollup.Options[rollup.Request]) { o.Source.Table = "texty" }, "does not plan (SQLSTATE 42883: an aggregate or an operator does not apply"},
-		"bad where":       {func(o *rollup.Options[rollup.Request]) { o.Source.Where = "no_such = 1" }, "does not plan (SQLSTATE 42703"},
+		"no column": {func(o *rollup.Options[rollup.Request]) {
+			o.Source.GroupBy = []string{"region"}
+			o.Key = []string{"region", "day"}
+		}, "Source.GroupBy: likes has no column region"},
+		"sum of text": {func(o *rollup.Options[rollup.Request]) { o.Source.Table = "texty" }, "does not plan (SQLSTATE 42883: an aggregate or an operator does not apply"},
+		"bad where":   {func(o *rollup.Options[rollup.Request]) { o.Source.Where = "no_such = 1" }, "does not plan (SQLSTATE 42703"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := likesDaily("UTC", time.Hour)

@@ -1,7 +1,6 @@
 package pipecli
 
 import (
-
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/errcode"
@@ -103,4 +102,3 @@ func (a *app) printFindings(found []project.Finding) error {
 	return errcode.New(first.Code, "%d of %d declaration(s) fail against the catalog; the first: %s", faults, len(found), first.Message).
 		WithFix(first.Fix)
 }
-
