@@ -14,7 +14,7 @@ import (
 )
 
 func (a *app) benchCommand() *cobra.Command {
-	return group("bench", "Measure pipe against the database", a.benchJobsCommand(), a.benchImportCommand(), a.benchExportCommand())
+	return group("bench", "Measure pipe against the database", a.benchJobsCommand(), a.benchImportCommand(), a.benchExportCommand(), a.benchRollupCommand())
 }
 
 func (a *app) benchJobsCommand() *cobra.Command {
