@@ -93,3 +93,19 @@ func sampleInstants() []time.Time {
 	}
 	return out
 }
+
+// Go's bucketing of one instant, hour and day, in a zone with DST.
+func BenchmarkUnitStart(b *testing.B) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := time.Date(2026, 11, 1, 5, 30, 0, 0, time.UTC)
+	for _, u := range []rollup.Unit{rollup.Hour, rollup.Day, rollup.Month} {
+		b.Run(string(u), func(b *testing.B) {
+			for b.Loop() {
+				ts = u.Start(ts.Add(time.Minute), ny).Add(time.Hour)
+			}
+		})
+	}
+}

@@ -1,7 +1,7 @@
 // Package rollupbench is `pipe bench rollup`: a rollup's run over a source
-// of 1,000,000 and then 10,000,000 rows at the same density (a year's worth
-// at the larger size), to show that a run's cost follows the lookback
-// window, not the table.
+// of 1,000,000 rows beside one over 10,000,000 rows at the same density (a
+// year's worth at the larger size), to show that a run's cost follows the
+// lookback window, not the table.
 package rollupbench
 
 import (
@@ -18,21 +18,21 @@ import (
 	"github.com/pipekit/pipe/rollup"
 )
 
-// The bench's tables and job, its own so that it leaves the database's
-// other rows alone; the tables are dropped after.
+// The bench's tables and jobs, its own so that it leaves the database's
+// other rows alone; the tables are dropped after. Each size has a source and
+// a target of its own, so that the two sizes' runs alternate under the same
+// load on the machine.
 const (
-	srcTable    = "pipe_bench_rollup_src"
-	targetTable = "pipe_bench_rollup_daily"
-	jobName     = "pipe.bench.rollup"
-	ddl         = `drop table if exists pipe_bench_rollup_src, pipe_bench_rollup_daily;
-create table pipe_bench_rollup_src (org_id int not null, amount int not null, created_at timestamptz not null);
-create index pipe_bench_rollup_src_created_at on pipe_bench_rollup_src (created_at);
-create table pipe_bench_rollup_daily (org_id int, day timestamptz, orders bigint, revenue bigint, primary key (org_id, day))`
-	// load inserts $2 rows, the i-th stamped $3 + i * $4 seconds before
-	// pipe.now(): one INSERT ... SELECT, generated server-side.
-	load = `insert into pipe_bench_rollup_src (org_id, amount, created_at)
-select i % 50, i % 1000, pipe.now() - ($3::float8 + i * $4::float8) * interval '1 second'
-  from generate_series($1::int8, $2::int8) i`
+	jobPrefix = "pipe.bench.rollup."
+	ddl       = `drop table if exists %[1]s, %[2]s;
+create table %[1]s (org_id int not null, amount int not null, created_at timestamptz not null);
+create index on %[1]s (created_at);
+create table %[2]s (org_id int, day timestamptz, orders bigint, revenue bigint, primary key (org_id, day))`
+	// load inserts $1 rows, the i-th stamped i * $2 seconds before
+	// pipe.now(): one INSERT ... SELECT, generated server-side, newest first.
+	load = `insert into %s (org_id, amount, created_at)
+select i %% 50, i %% 1000, pipe.now() - (i * $2::float8) * interval '1 second'
+  from generate_series(1, $1::int8) i`
 )
 
 // Options configure [Run]. Each field's comment gives its default.
@@ -103,93 +103,104 @@ type Results struct {
 	Ratio float64 `json:"ratio"`
 }
 
-// Run loads First rows, times the rollup, loads the rest to Rows (older
-// rows, at the same density), times it again, prints one line per figure
-// and drops its tables.
+// Run loads a source of First rows and one of Rows rows at the same
+// density (the smaller one is the newest First rows of the larger), times
+// Runs runs of each size's daily rollup, alternating, prints one line per
+// size and drops its tables.
 func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Results, error) {
 	o = o.withDefaults()
 	if o.First < 1 || o.First > o.Rows || o.Runs < 1 || o.Span <= 0 || o.Lookback <= 0 {
 		return Results{}, fmt.Errorf("rollup bench: --first must be 1 to --rows, --runs 1 or more, the span and the lookback positive")
 	}
-	defer cleanup(pool)
-	if err := cleanJobs(ctx, pool); err != nil {
-		return Results{}, err
+	step := o.Span.Seconds() / float64(o.Rows) // seconds between rows
+	var sizes []*bench
+	defer func() { cleanup(pool, sizes) }()
+	for _, n := range []int64{o.First, o.Rows} {
+		b, err := newBench(pool, o, n)
+		if err != nil {
+			return Results{}, err
+		}
+		sizes = append(sizes, b)
+		if err := b.load(ctx, step); err != nil {
+			return Results{}, err
+		}
+		fmt.Fprintf(out, "rollup: loaded %d rows in %.1f s\n", n, b.fig.LoadMs/1000)
 	}
-	if _, err := pool.Exec(ctx, ddl); err != nil {
-		return Results{}, err
-	}
-	b, err := newBench(pool, o)
-	if err != nil {
-		return Results{}, err
+	for range o.Runs {
+		for _, b := range sizes {
+			if err := b.runOnce(ctx); err != nil {
+				return Results{}, err
+			}
+		}
 	}
 	var res Results
-	step := o.Span.Seconds() / float64(o.Rows) // seconds between rows
-	for i, upTo := range []int64{o.First, o.Rows} {
-		from := int64(1)
-		if i == 1 {
-			from = o.First + 1
-		}
-		fig, err := b.figure(ctx, from, upTo, step)
-		if err != nil {
-			return res, err
-		}
-		fmt.Fprintf(out, "rollup at %d rows: run %.1f ms claim to settle, %.1f ms enqueue to settle (medians of %d), read %d rows into %d buckets, %s; load %.1f s\n",
-			fig.TableRows, fig.RunMs, fig.WallMs, o.Runs, fig.RowsRead, fig.Buckets, fig.Scan, fig.LoadMs/1000)
+	for _, b := range sizes {
+		fig := b.figure()
+		fmt.Fprintf(out, "rollup at %d rows: run %.1f ms claim to settle, %.1f ms enqueue to settle (medians of %d), read %d rows into %d buckets, %s\n",
+			fig.TableRows, fig.RunMs, fig.WallMs, o.Runs, fig.RowsRead, fig.Buckets, fig.Scan)
 		res.Figures = append(res.Figures, fig)
 	}
 	res.Ratio = res.Figures[1].RunMs / res.Figures[0].RunMs
-	fmt.Fprintf(out, "rollup: %dx the rows, %.2fx the run time (lookback %s, day buckets in %s)\n",
+	fmt.Fprintf(out, "rollup: %dx the rows, %.2fx the run time (lookback %s, day buckets in %s, runs alternating)\n",
 		o.Rows/o.First, res.Ratio, o.Lookback, o.Zone)
 	return res, nil
 }
 
-// bench is the declared job and its worker.
+// bench is one size: its tables, its declared job and its figure so far.
 type bench struct {
-	pool *pgxpool.Pool
-	o    Options
-	opts rollup.Options[rollup.Request]
-	job  *pipeline.Job[rollup.Request, rollup.Result]
+	pool        *pgxpool.Pool
+	o           Options
+	rows        int64
+	src, target string
+	opts        rollup.Options[rollup.Request]
+	job         *pipeline.Job[rollup.Request, rollup.Result]
+	fig         Figure
+	walls       []float64
 }
 
-func newBench(pool *pgxpool.Pool, o Options) (*bench, error) {
-	opts := rollup.Options[rollup.Request]{
-		Name: jobName, Into: targetTable, Key: []string{"org_id", "day"}, Lookback: o.Lookback,
+func newBench(pool *pgxpool.Pool, o Options, rows int64) (*bench, error) {
+	b := &bench{pool: pool, o: o, rows: rows, fig: Figure{TableRows: rows},
+		src: fmt.Sprintf("pipe_bench_rollup_src_%d", rows), target: fmt.Sprintf("pipe_bench_rollup_daily_%d", rows)}
+	b.opts = rollup.Options[rollup.Request]{
+		Name: fmt.Sprintf("%s%d", jobPrefix, rows), Into: b.target, Key: []string{"org_id", "day"}, Lookback: o.Lookback,
 		Bucket: rollup.Bucket{Unit: rollup.Day, Zone: o.Zone, Column: "day"},
-		Source: &rollup.Source{Table: srcTable, Time: "created_at", GroupBy: []string{"org_id"}, Aggregates: []rollup.Aggregate{
+		Source: &rollup.Source{Table: b.src, Time: "created_at", GroupBy: []string{"org_id"}, Aggregates: []rollup.Aggregate{
 			{Func: rollup.Count, Into: "orders"}, {Func: rollup.Sum, Column: "amount", Into: "revenue"},
 		}},
-		Job: pipeline.JobOptions[rollup.Request]{Queue: jobName, Retry: &pipeline.Retry{Attempts: 1}},
+		Job: pipeline.JobOptions[rollup.Request]{Queue: jobPrefix + "queue", Retry: &pipeline.Retry{Attempts: 1}},
 	}
-	job, err := rollup.New(opts)
-	return &bench{pool: pool, o: o, opts: opts, job: job}, err
+	var err error
+	b.job, err = rollup.New(b.opts)
+	return b, err
 }
 
-// figure loads rows from..upTo, analyzes, and times Runs runs.
-func (b *bench) figure(ctx context.Context, from, upTo int64, step float64) (Figure, error) {
-	fig := Figure{TableRows: upTo}
+// load makes the size's tables, loads its rows, analyzes them and reads the
+// plan's scan of the source.
+func (b *bench) load(ctx context.Context, step float64) error {
+	if err := cleanJobs(ctx, b.pool, b.opts.Name); err != nil {
+		return err
+	}
 	start := time.Now()
-	if _, err := b.pool.Exec(ctx, load, from, upTo, 0, step); err != nil {
-		return fig, fmt.Errorf("load: %w", err)
+	if _, err := b.pool.Exec(ctx, fmt.Sprintf(ddl, b.src, b.target)); err != nil {
+		return err
 	}
-	if _, err := b.pool.Exec(ctx, `analyze `+srcTable); err != nil {
-		return fig, err
+	if _, err := b.pool.Exec(ctx, fmt.Sprintf(load, b.src), b.rows, step); err != nil {
+		return fmt.Errorf("load: %w", err)
 	}
-	fig.LoadMs = ms(time.Since(start))
+	if _, err := b.pool.Exec(ctx, `analyze `+b.src); err != nil {
+		return err
+	}
+	b.fig.LoadMs = ms(time.Since(start))
 	var err error
-	if fig.Scan, err = b.scan(ctx); err != nil {
-		return fig, err
-	}
-	var walls []float64
-	for range b.o.Runs {
-		r, run, wall, err := b.runOnce(ctx)
-		if err != nil {
-			return fig, err
-		}
-		fig.AllRunsMs, walls = append(fig.AllRunsMs, run), append(walls, wall)
-		fig.RowsRead, fig.Buckets = r.Rows, r.Buckets
-	}
-	fig.RunMs, fig.WallMs = median(fig.AllRunsMs), median(walls)
-	return fig, nil
+	b.fig.Scan, err = b.scan(ctx)
+	return err
+}
+
+// figure answers the size's medians.
+func (b *bench) figure() Figure {
+	f := b.fig
+	f.RunMs, f.WallMs = median(f.AllRunsMs), median(b.walls)
+	return f
 }
 
 func median(xs []float64) float64 {

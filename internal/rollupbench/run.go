@@ -18,13 +18,23 @@ import (
 // its result, its time from claim to settle (from the journal, on the
 // database clock) and its time from enqueue to settle (the wall clock: the
 // worker's pickup included).
-func (b *bench) runOnce(ctx context.Context) (rollup.Result, float64, float64, error) {
+func (b *bench) runOnce(ctx context.Context) error {
+	res, run, wall, err := b.timeRun(ctx)
+	if err != nil {
+		return err
+	}
+	b.fig.AllRunsMs, b.walls = append(b.fig.AllRunsMs, run), append(b.walls, wall)
+	b.fig.RowsRead, b.fig.Buckets = res.Rows, res.Buckets
+	return nil
+}
+
+func (b *bench) timeRun(ctx context.Context) (rollup.Result, float64, float64, error) {
 	var res rollup.Result
 	reg, err := pipeline.NewRegistry(b.job)
 	if err != nil {
 		return res, 0, 0, err
 	}
-	w, err := pipeline.NewWorker(b.pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{jobName: 1},
+	w, err := pipeline.NewWorker(b.pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{b.job.Queue(): 1},
 		PollInterval: 5 * time.Millisecond, IdlePollMax: 20 * time.Millisecond, Logger: b.o.Logger})
 	if err != nil {
 		return res, 0, 0, err
@@ -113,7 +123,7 @@ func (b *bench) scan(ctx context.Context) (string, error) {
 	if len(plan) == 0 {
 		return "no plan", nil
 	}
-	if s := plan[0].Plan.find(srcTable); s != "" {
+	if s := plan[0].Plan.find(b.src); s != "" {
 		return s, nil
 	}
 	return "no scan of the source in the plan", nil
@@ -150,19 +160,21 @@ func (n node) find(rel string) string {
 	return ""
 }
 
-// cleanJobs removes the bench job's rows.
-func cleanJobs(ctx context.Context, pool *pgxpool.Pool) error {
-	if _, err := pool.Exec(ctx, `delete from pipe.events e using pipe.jobs j where j.name = $1 and e.job_id = j.id`, jobName); err != nil {
+// cleanJobs removes a bench job's rows.
+func cleanJobs(ctx context.Context, pool *pgxpool.Pool, name string) error {
+	if _, err := pool.Exec(ctx, `delete from pipe.events e using pipe.jobs j where j.name = $1 and e.job_id = j.id`, name); err != nil {
 		return err
 	}
-	_, err := pool.Exec(ctx, `delete from pipe.jobs where name = $1`, jobName)
+	_, err := pool.Exec(ctx, `delete from pipe.jobs where name = $1`, name)
 	return err
 }
 
-// cleanup drops the bench's tables and its job rows.
-func cleanup(pool *pgxpool.Pool) {
+// cleanup drops the sizes' tables and their job rows.
+func cleanup(pool *pgxpool.Pool, sizes []*bench) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, _ = pool.Exec(ctx, `drop table if exists `+srcTable+`, `+targetTable)
-	_ = cleanJobs(ctx, pool)
+	for _, b := range sizes {
+		_, _ = pool.Exec(ctx, `drop table if exists `+b.src+`, `+b.target)
+		_ = cleanJobs(ctx, pool, b.opts.Name)
+	}
 }
