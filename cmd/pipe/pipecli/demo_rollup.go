@@ -27,12 +27,15 @@ const demoZone = "America/New_York"
 type demoRollupReport struct {
 	Backfill rollup.Result `json:"backfill"`
 	Late     rollup.Result `json:"late"`
-	// Before and After are the late order's day before and after the run.
-	Day           time.Time    `json:"day"`
-	Before, After int64        `json:"before"`
-	Refresh       views.Result `json:"refresh"`
-	OrgBefore     int64        `json:"orgBefore"`
-	OrgAfter      int64        `json:"orgAfter"`
+	// Day is the late order's day; Before and After its orders before and
+	// after the run.
+	Day    time.Time `json:"day"`
+	Before int64     `json:"before"`
+	After  int64     `json:"after"`
+	// Refresh is the view's refresh, and OrgAfter the late order's org's
+	// orders in it.
+	Refresh  views.Result `json:"refresh"`
+	OrgAfter int64        `json:"orgAfter"`
 }
 
 // demoRollupJob is the demo's daily rollup of demo_orders.

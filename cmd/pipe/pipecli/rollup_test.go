@@ -165,3 +165,19 @@ func TestWorkerRunsTheProjectFile(t *testing.T) {
 		t.Fatalf("a worker over a broken catalog: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// pipe dev --config runs the file's rollups and arms its tasks too.
+func TestDevRunsTheProjectFile(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, rollupDDL)
+	cfg := writeConfig(t, rollupConfig)
+	dev := b.start(t, pipecli.Options{}, "dev", "--config", cfg)
+	r := b.pipe(t, "rollup", "run", "orders-daily", "--config", cfg, "--json")
+	wantOK(t, r)
+	if d := b.waitSettled(t, decodeLoose[struct{ ID string }](t, r.stdout).ID); d.State != "done" {
+		t.Fatalf("dev ran the rollup to %s", d.State)
+	}
+	waitFor(t, "the task armed", func() bool { return b.armed(t, "every-5m") })
+	wantOK(t, dev.wait())
+}
