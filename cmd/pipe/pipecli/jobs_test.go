@@ -191,6 +191,7 @@ func TestRetryFromStepRunsItAgain(t *testing.T) {
 	id := decode[struct {
 		Import  json.RawMessage
 		Export  json.RawMessage
+		Rollup  json.RawMessage
 		Onboard pipeline.RunDetail
 	}](t, demo.stdout).Onboard.ID
 

@@ -32,10 +32,11 @@ func TestStatsCountsTheDemo(t *testing.T) {
 	r := b.pipe(t, "stats", "--json", "--since", "1h")
 	wantOK(t, r)
 	s := decode[statsJSON](t, r.stdout)
-	// The demo runs three jobs: its import and export, then demo.onboard
-	// (sorted by name).
-	if len(s.Jobs) != 3 || s.Jobs[0].Job != pipecli.DemoJobName || s.Jobs[0].Done != 1 || s.Jobs[0].Retried != 1 ||
-		s.Jobs[0].Failed != 0 || s.Jobs[0].Dead != 0 || s.Jobs[1].Job != "pipe.export" || s.Jobs[2].Job != "pipe.import" {
+	// The demo runs five jobs: its import and export, its rollup (twice) and
+	// the view's refresh, then demo.onboard (sorted by name).
+	if len(s.Jobs) != 5 || s.Jobs[0].Job != pipecli.DemoJobName || s.Jobs[0].Done != 1 || s.Jobs[0].Retried != 1 ||
+		s.Jobs[0].Failed != 0 || s.Jobs[0].Dead != 0 || s.Jobs[1].Job != "demo.orders-daily" || s.Jobs[1].Done != 2 ||
+		s.Jobs[2].Job != "pipe.export" || s.Jobs[3].Job != "pipe.import" || s.Jobs[4].Job != "pipe.views.refresh" {
 		t.Fatalf("stats --json after the demo = %+v", s)
 	}
 	if ago := time.Since(s.Since); ago < 59*time.Minute || ago > 61*time.Minute {
@@ -45,7 +46,7 @@ func TestStatsCountsTheDemo(t *testing.T) {
 	text := b.pipe(t, "stats")
 	wantOK(t, text)
 	lines := strings.Split(strings.TrimSpace(text.stdout), "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[0], "since ") || !hasRow(text.stdout, "JOB", "DONE", "RETRIED", "FAILED", "DEAD", "MEAN", "DURATION") ||
+	if len(lines) != 7 || !strings.HasPrefix(lines[0], "since ") || !hasRow(text.stdout, "JOB", "DONE", "RETRIED", "FAILED", "DEAD", "MEAN", "DURATION") ||
 		!strings.HasPrefix(strings.Join(strings.Fields(lines[2]), " "), pipecli.DemoJobName+" 1 1 0 0 ") {
 		t.Fatalf("stats:\n%s", text.stdout)
 	}
