@@ -210,6 +210,9 @@ func (p *Project) declareTask(t Task) (*pipeline.Task, error) {
 	for _, name := range t.Run {
 		d, ok := p.Lookup(name)
 		switch {
+		case !ok && p.File.declares(name):
+			// The declaration's own fault is named; the task's entry is
+			// left out rather than named a second time.
 		case !ok:
 			missing = append(missing, name)
 		case d.Rollup != nil:
@@ -221,6 +224,9 @@ func (p *Project) declareTask(t Task) (*pipeline.Task, error) {
 	if len(missing) > 0 {
 		return nil, errcode.New(errcode.JobDeclarationInvalid, "task %s: run names %s, which no rollup or view of the file declares",
 			t.Name, strings.Join(missing, ", "))
+	}
+	if len(entries) == 0 && len(t.Run) > 0 {
+		return nil, nil // every entry's declaration was refused, each with its fault
 	}
 	return pipeline.NewTask(t.Name, t.Cron, t.Zone, entries, pipeline.TaskOptions{CatchUp: pipeline.CatchUp(t.CatchUp)})
 }
@@ -259,4 +265,11 @@ func located(raw []byte, err error) error {
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := len(before) - bytes.LastIndexByte(before, '\n')
 	return fmt.Errorf("line %d, column %d: %w", line, col, err)
+}
+
+// declares reports whether the file has a rollup or a view named name,
+// declared or refused.
+func (f File) declares(name string) bool {
+	return slices.ContainsFunc(f.Rollups, func(r Rollup) bool { return r.Name == name }) ||
+		slices.ContainsFunc(f.Views, func(v View) bool { return v.Name == name })
 }

@@ -142,3 +142,12 @@ func write(t *testing.T, doc string) string {
 	}
 	return path
 }
+
+// A task naming a refused declaration is not a second fault.
+func TestARefusedDeclarationIsNamedOnce(t *testing.T) {
+	doc := `{"views": [{"name": "v"}], "tasks": [{"name": "t", "cron": "@daily", "zone": "UTC", "run": ["v"]}]}`
+	_, err := project.Load(write(t, doc))
+	if err == nil || !strings.Contains(err.Error(), "1 fault(s)") || !strings.Contains(err.Error(), "View is empty") {
+		t.Fatalf("Load answered %v; want the view's one fault", err)
+	}
+}
