@@ -15,7 +15,7 @@ import (
 
 func (a *app) benchCommand() *cobra.Command {
 	return group("bench", "Measure pipe against the database", a.benchJobsCommand(), a.benchImportCommand(), a.benchExportCommand(),
-		a.benchConsumerCommand(), a.benchSubjectCommand())
+		a.benchConsumerCommand(), a.benchSubjectCommand(), a.benchRollupCommand())
 }
 
 func (a *app) benchJobsCommand() *cobra.Command {

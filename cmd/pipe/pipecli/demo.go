@@ -29,10 +29,11 @@ const (
 func (a *app) demoCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",
-		Short: "Import a CSV, export it to Parquet, then run a job that fails once and recovers",
+		Short: "Import a CSV, export it to Parquet, roll it up per day, then run a job that fails once and recovers",
 		Long: "demo first imports a generated CSV of 20,000 orders (two rows refused on purpose) into the\n" +
 			"table demo_orders with pipe.import, exports the table to Parquet with pipe.export and reads\n" +
-			"the export's manifest back, then enqueues one run of demo.onboard (steps provision, send-welcome, record), runs a\n" +
+			"the export's manifest back, keeps a daily rollup of the orders (a backfill, then a late order\n" +
+			"that moves its day) and refreshes a materialized view of them concurrently, then enqueues one run of demo.onboard (steps provision, send-welcome, record), runs a\n" +
 			"worker in this process until the run settles, and prints the run. send-welcome fails on\n" +
 			"the first attempt on purpose: the retry replays provision from the journal (it runs\n" +
 			"once) and runs send-welcome again (it runs twice). With no --database-url it uses the\n" +
@@ -58,6 +59,13 @@ func (a *app) demoCommand() *cobra.Command {
 			if !a.json {
 				a.narrateExport(man, dir)
 			}
+			roll, err := a.demoRollup(c.Context(), pool)
+			if err != nil {
+				return err
+			}
+			if !a.json {
+				a.narrateRollup(roll)
+			}
 			subj, err := a.demoSubject(c.Context(), pool)
 			if err != nil {
 				return err
@@ -67,7 +75,7 @@ func (a *app) demoCommand() *cobra.Command {
 				return err
 			}
 			if a.json {
-				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Subject: subj, Onboard: d})
+				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Rollup: roll, Subject: subj, Onboard: d})
 			} else {
 				err = a.narrateDemo(d)
 			}
@@ -87,6 +95,7 @@ func (a *app) demoCommand() *cobra.Command {
 type demoReport struct {
 	Import  *importrows.Result   `json:"import"`
 	Export  *exportrows.Manifest `json:"export"`
+	Rollup  *demoRollupReport    `json:"rollup"`
 	Subject *demoSubjectReport   `json:"subject"`
 	Onboard *pipeline.RunDetail  `json:"onboard"`
 }

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
+	"github.com/pipekit/pipe/rollup"
+	"github.com/pipekit/pipe/views"
 )
 
 // executions answers each step's executions by name.
@@ -28,8 +31,18 @@ func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
 		Import  importrows.Result
 		Export  exportrows.Manifest
 		Subject json.RawMessage
+		Rollup  struct {
+			Backfill, Late          rollup.Result
+			Day                     time.Time
+			Before, After, OrgAfter int64
+			Refresh                 views.Result
+		}
 		Onboard pipeline.RunDetail
 	}](t, r.stdout)
+	if ro := rep.Rollup; ro.Backfill.Rows != 20000 || ro.Backfill.Written != ro.Backfill.Buckets || ro.After != ro.Before+1 ||
+		ro.Late.Written != 1 || ro.Late.Rows >= 20000 || !ro.Refresh.Concurrently || ro.OrgAfter != 1 {
+		t.Fatalf("the demo rollup: %+v; want every order rolled up, the late order's day alone moved by one, and the view refreshed concurrently", ro)
+	}
 	if rep.Export.Rows != 20000 || len(rep.Export.Parts) != 4 || rep.Export.Format != exportrows.Parquet {
 		t.Fatalf("the demo export manifest: %d rows in %d %s parts; want 20000 rows in 4 parquet parts",
 			rep.Export.Rows, len(rep.Export.Parts), rep.Export.Format)

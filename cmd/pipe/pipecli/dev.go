@@ -12,6 +12,7 @@ import (
 
 func (a *app) devCommand() *cobra.Command {
 	var drain time.Duration
+	var config string
 	c := &cobra.Command{
 		Use:   "dev",
 		Short: "Run pipe locally in the foreground: database, worker, scheduler and a live status line",
@@ -20,11 +21,15 @@ func (a *app) devCommand() *cobra.Command {
 			"scheduler when this pipe declares tasks, until SIGINT or SIGTERM; it then drains as\n" +
 			"`pipe worker` does. On a terminal a status line of queue depths and runs in flight is\n" +
 			"redrawn every second; otherwise a status line is printed every 5 s (a JSON object with\n" +
-			"--json). Worker logs go to stderr.",
+			"--json). --config pipe.json adds the project file's rollups, view refreshes and tasks.\n" +
+			"Worker logs go to stderr.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if drain < 0 {
 				return usageError(c, "--drain-timeout is negative")
+			}
+			if _, err := a.useProject(config); err != nil {
+				return err
 			}
 			reg, err := pipeline.NewRegistry(a.devJobs()...)
 			if err != nil {
@@ -47,6 +52,7 @@ func (a *app) devCommand() *cobra.Command {
 		},
 	}
 	c.Flags().DurationVar(&drain, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
+	configFlag(c, &config)
 	return c
 }
 

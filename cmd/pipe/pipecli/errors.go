@@ -53,6 +53,15 @@ func (a *app) fail(err error) int {
 		_ = json.NewEncoder(a.stderr).Encode(errorJSON{Code: string(e.Code), Message: e.Message, Fix: e.Fix})
 		return code
 	}
+	if all := joinedFaults(err); len(all) > 1 {
+		for _, f := range all {
+			fmt.Fprintf(a.stderr, "error %s: %s\n", f.Code, f.Message)
+			if f.Fix != "" {
+				fmt.Fprintf(a.stderr, "fix: %s\n", f.Fix)
+			}
+		}
+		return code
+	}
 	if e.Message == "" {
 		fmt.Fprintf(a.stderr, "error %s\n", e.Code)
 	} else {
@@ -62,4 +71,21 @@ func (a *app) fail(err error) int {
 		fmt.Fprintf(a.stderr, "fix: %s\n", e.Fix)
 	}
 	return code
+}
+
+// joinedFaults answers the coded errors of a joined error (a worker whose
+// jobs fail their catalog checks answers one per job), so that each is
+// printed. A coded error wrapping a join already names every fault.
+func joinedFaults(err error) []*errcode.Error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return nil
+	}
+	var out []*errcode.Error
+	for _, e := range j.Unwrap() {
+		if ce, ok := errcode.As(e); ok {
+			out = append(out, ce)
+		}
+	}
+	return out
 }

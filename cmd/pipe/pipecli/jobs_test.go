@@ -192,6 +192,7 @@ func TestRetryFromStepRunsItAgain(t *testing.T) {
 		Import  json.RawMessage
 		Export  json.RawMessage
 		Subject json.RawMessage
+		Rollup  json.RawMessage
 		Onboard pipeline.RunDetail
 	}](t, demo.stdout).Onboard.ID
 

@@ -121,6 +121,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.importCommand(),
 		a.exportCommand(),
 		a.subjectCommand(),
+		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
 	)
 	return root
 }

@@ -32,11 +32,12 @@ func TestStatsCountsTheDemo(t *testing.T) {
 	r := b.pipe(t, "stats", "--json", "--since", "1h")
 	wantOK(t, r)
 	s := decode[statsJSON](t, r.stdout)
-	// The demo runs four jobs: its import, export and erase, then
-	// demo.onboard (sorted by name).
-	if len(s.Jobs) != 4 || s.Jobs[0].Job != pipecli.DemoJobName || s.Jobs[0].Done != 1 || s.Jobs[0].Retried != 1 ||
-		s.Jobs[0].Failed != 0 || s.Jobs[0].Dead != 0 || s.Jobs[1].Job != "pipe.export" || s.Jobs[2].Job != "pipe.import" ||
-		s.Jobs[3].Job != "pipe.subject.erase" {
+	// The demo runs six jobs: its import and export, its rollup (twice),
+	// the view's refresh and the erase, then demo.onboard (sorted by name).
+	if len(s.Jobs) != 6 || s.Jobs[0].Job != pipecli.DemoJobName || s.Jobs[0].Done != 1 || s.Jobs[0].Retried != 1 ||
+		s.Jobs[0].Failed != 0 || s.Jobs[0].Dead != 0 || s.Jobs[1].Job != "demo.orders-daily" || s.Jobs[1].Done != 2 ||
+		s.Jobs[2].Job != "pipe.export" || s.Jobs[3].Job != "pipe.import" || s.Jobs[4].Job != "pipe.subject.erase" ||
+		s.Jobs[5].Job != "pipe.views.refresh" {
 		t.Fatalf("stats --json after the demo = %+v", s)
 	}
 	if ago := time.Since(s.Since); ago < 59*time.Minute || ago > 61*time.Minute {
@@ -46,7 +47,7 @@ func TestStatsCountsTheDemo(t *testing.T) {
 	text := b.pipe(t, "stats")
 	wantOK(t, text)
 	lines := strings.Split(strings.TrimSpace(text.stdout), "\n")
-	if len(lines) != 6 || !strings.HasPrefix(lines[0], "since ") || !hasRow(text.stdout, "JOB", "DONE", "RETRIED", "FAILED", "DEAD", "MEAN", "DURATION") ||
+	if len(lines) != 8 || !strings.HasPrefix(lines[0], "since ") || !hasRow(text.stdout, "JOB", "DONE", "RETRIED", "FAILED", "DEAD", "MEAN", "DURATION") ||
 		!strings.HasPrefix(strings.Join(strings.Fields(lines[2]), " "), pipecli.DemoJobName+" 1 1 0 0 ") {
 		t.Fatalf("stats:\n%s", text.stdout)
 	}

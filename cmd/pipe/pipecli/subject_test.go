@@ -32,15 +32,6 @@ const forumConfig = `{
 }`
 
 // writeConfig writes a declaration file and answers its path.
-func writeConfig(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "subject.json")
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestSubjectPlanPrintsTheWalkAndRefusesAnUndeclaredTable(t *testing.T) {
 	t.Parallel()
 	b := setup(t)

@@ -12,6 +12,7 @@ import (
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/subject"
+	"github.com/pipekit/pipe/views"
 )
 
 // workerFlags are the worker command's flags.
@@ -24,6 +25,7 @@ type workerFlags struct {
 
 func (a *app) workerCommand() *cobra.Command {
 	var f workerFlags
+	var config string
 	c := &cobra.Command{
 		Use:   "worker",
 		Short: "Run the registered jobs until SIGINT or SIGTERM",
@@ -33,11 +35,15 @@ func (a *app) workerCommand() *cobra.Command {
 			"one that does not is abandoned to its lease. A second signal ends the process at once.\n" +
 			"When this pipe declares tasks (pipecli.Options.Tasks), a scheduler runs beside the worker;\n" +
 			"one scheduler across the fleet leads and fires them. --metrics-addr serves Prometheus\n" +
-			"metrics on /metrics. Logs go to stderr: text, or JSON with --json.",
+			"metrics on /metrics. --config pipe.json adds the project file's rollups, view refreshes and\n" +
+			"tasks. Logs go to stderr: text, or JSON with --json.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			cfg, err := f.config(c)
 			if err != nil {
+				return err
+			}
+			if _, err := a.useProject(config); err != nil {
 				return err
 			}
 			if cfg.Registry, err = a.registry(); err != nil {
@@ -57,6 +63,7 @@ func (a *app) workerCommand() *cobra.Command {
 	fl.IntVar(&f.maxInFlight, "max-in-flight", 0, "cap on simultaneous runs across all queues; 0 means no cap")
 	fl.DurationVar(&f.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics, such as :9090; default none")
+	configFlag(c, &config)
 	return c
 }
 
@@ -92,7 +99,7 @@ func (a *app) registry() (*pipeline.Registry, error) {
 
 // stockJobs are the jobs every pipe runs: the ones its commands enqueue.
 func stockJobs() []pipeline.Registrable {
-	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJob(), subject.EraseJob(), subject.ExportJob()}
+	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJob(), subject.EraseJob(), subject.ExportJob(), views.RefreshJob()}
 }
 
 // logger answers the worker's logger: text on stderr, JSON with --json.

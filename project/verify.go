@@ -1,0 +1,39 @@
+package project
+
+import (
+	"context"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// Finding is what the live catalog says of one declaration.
+type Finding struct {
+	// Kind is "rollup" or "view"; Name the declaration's.
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	// Err is the declaration's coded fault (X_JOB_ROLLUP_INVALID,
+	// X_JOB_REFRESH_VIEW_INVALID), or nil when the catalog holds what it
+	// needs.
+	Err error `json:"-"`
+}
+
+// Verify checks every declaration against the catalog db reaches — the
+// check a worker makes when it starts — and answers one finding a
+// declaration, in file order. The error is a failure to ask (the database
+// unreachable), never a fault of a declaration.
+func (p *Project) Verify(ctx context.Context, db pipeline.DB) ([]Finding, error) {
+	out := make([]Finding, 0, len(p.Declarations))
+	for _, d := range p.Declarations {
+		reg, err := pipeline.NewRegistry(d.Job)
+		if err != nil {
+			return nil, err
+		}
+		f := Finding{Kind: d.Kind, Name: d.Name, Err: reg.Verify(ctx, db)}
+		if f.Err != nil && (ctx.Err() != nil || errcode.CodeOf(f.Err) == "") {
+			return nil, f.Err // the database did not answer: no finding
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}

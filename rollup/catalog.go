@@ -1,0 +1,191 @@
+package rollup
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// relation is a table or view as the catalog knows it.
+type relation struct {
+	kind    string            // r, p, v, m, f; "" when there is none
+	types   map[string]string // column -> type as SQL writes it
+	tz      map[string]bool   // column -> is a timestamptz
+	uniques [][]string        // sorted column sets of the unique indexes
+}
+
+func readRelation(ctx context.Context, tx pgx.Tx, r sqlname.Rel) (*relation, error) {
+	var oid uint32
+	rel := &relation{types: map[string]string{}, tz: map[string]bool{}}
+	err := tx.QueryRow(ctx, sqlRelation, r.Ident()).Scan(&oid, &rel.kind)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return rel, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var name, typ string
+	var tz bool
+	rows, _ := tx.Query(ctx, sqlColumns, oid)
+	if _, err := pgx.ForEachRow(rows, []any{&name, &typ, &tz}, func() error {
+		rel.types[name], rel.tz[name] = typ, tz
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	rows, _ = tx.Query(ctx, sqlUniqueKeys, oid)
+	rel.uniques, err = pgx.CollectRows(rows, pgx.RowTo[[]string])
+	return rel, err
+}
+
+// verify checks the declaration against the catalog db reaches, in a
+// transaction it rolls back, and names every fault in one
+// X_JOB_ROLLUP_INVALID.
+func (d *declaration[In]) verify(ctx context.Context, db pipeline.DB) error {
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	f, err := d.catalogFaults(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if len(f) == 0 && d.stmt != "" {
+		if fault, err := d.plans(ctx, tx); err != nil {
+			return err
+		} else if fault != "" {
+			f = append(f, fault)
+		}
+	}
+	return f.err(d.o.Name)
+}
+
+// catalogFaults names what the catalog refuses: the target, its key and
+// its columns, the zone, and the SQL source's table and columns.
+func (d *declaration[In]) catalogFaults(ctx context.Context, tx pgx.Tx) (faults, error) {
+	var f faults
+	var known bool
+	if err := tx.QueryRow(ctx, sqlZoneKnown, d.o.Bucket.Zone).Scan(&known); err != nil {
+		return nil, err
+	}
+	f.add(!known, "Bucket.Zone "+d.o.Bucket.Zone+" is not in the server's time zone database")
+	into, err := readRelation(ctx, tx, d.into)
+	if err != nil {
+		return nil, err
+	}
+	f.target(d.into, into, d.o.Key, d.o.Bucket.Column)
+	if d.o.Source == nil || into.kind == "" {
+		return f, nil
+	}
+	src, err := readRelation(ctx, tx, d.src)
+	if err != nil {
+		return nil, err
+	}
+	f.sqlSource(d.src, src, *d.o.Source, into)
+	return f, nil
+}
+
+// target checks the target table, its key's unique index and its bucket
+// column.
+func (f *faults) target(name sqlname.Rel, into *relation, key []string, bucketCol string) {
+	switch into.kind {
+	case "":
+		f.add(true, "Into "+name.String()+" does not exist")
+		return
+	case "r", "p":
+	default:
+		f.add(true, "Into "+name.String()+" is "+kindName(into.kind)+", not a table")
+		return
+	}
+	for _, k := range key {
+		f.add(into.types[k] == "", "Into "+name.String()+" has no column "+k)
+	}
+	f.add(into.types[bucketCol] != "" && !into.tz[bucketCol],
+		"Bucket.Column "+bucketCol+" is "+into.types[bucketCol]+", not timestamp with time zone")
+	sorted := slices.Sorted(slices.Values(key))
+	f.add(!slices.ContainsFunc(into.uniques, func(u []string) bool { return slices.Equal(u, sorted) }),
+		"no unique index on "+name.String()+" covers exactly the Key ("+strings.Join(key, ", ")+
+			"): add a unique index or primary key on those columns")
+}
+
+// sqlSource checks the source table's columns and the target's value
+// columns.
+func (f *faults) sqlSource(name sqlname.Rel, src *relation, s Source, into *relation) {
+	if src.kind == "" {
+		f.add(true, "Source.Table "+name.String()+" does not exist")
+		return
+	}
+	has := func(field, col string) {
+		f.add(col != "" && src.types[col] == "", field+": "+name.String()+" has no column "+col)
+	}
+	has("Source.Time", s.Time)
+	f.add(src.types[s.Time] != "" && !src.tz[s.Time],
+		"Source.Time "+s.Time+" is "+src.types[s.Time]+", not timestamp with time zone")
+	for _, g := range s.GroupBy {
+		has("Source.GroupBy", g)
+	}
+	for _, a := range s.Aggregates {
+		has("Source.Aggregates", a.Column)
+		f.add(into.types[a.Into] == "", "Source.Aggregates: the target has no column "+a.Into)
+	}
+}
+
+// plans asks the server to plan the generated statement (EXPLAIN, nothing
+// runs) with placeholder values, and answers a fault when it does not: an
+// aggregate that does not apply to its column's type, a value that does not
+// fit its target column, a Where that does not parse.
+func (d *declaration[In]) plans(ctx context.Context, tx pgx.Tx) (string, error) {
+	args := make([]any, whereParams(d.o.Source.Where), whereParams(d.o.Source.Where)+3)
+	args = append(args, string(d.o.Bucket.Unit), d.o.Bucket.Zone, time.Now())
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = sp.Rollback(context.WithoutCancel(ctx)) }()
+	_, err = sp.Exec(ctx, "explain "+d.stmt, args...)
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "42") || strings.HasPrefix(pg.Code, "22")) {
+		return "the generated statement does not plan (SQLSTATE " + pg.Code + ": " + planFault(pg.Code) + ")", nil
+	}
+	return "", err
+}
+
+// planFault says in words what a planning SQLSTATE means for a rollup.
+func planFault(code string) string {
+	switch code {
+	case "42883":
+		return "an aggregate or an operator does not apply to its column's type"
+	case "42804":
+		return "a value's type does not fit its target column"
+	case "42601":
+		return "Source.Where does not parse"
+	case "42703":
+		return "Source.Where names a column the source lacks"
+	case "42P10":
+		return "no unique index matches the Key"
+	case "42501":
+		return "the database user may not read the source or write the target"
+	}
+	return "see the server's log for the statement"
+}
+
+func kindName(kind string) string {
+	switch kind {
+	case "v":
+		return "a view"
+	case "m":
+		return "a materialized view"
+	case "f":
+		return "a foreign table"
+	}
+	return "not a table (relkind " + kind + ")"
+}

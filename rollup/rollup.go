@@ -1,0 +1,169 @@
+package rollup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// New declares a rollup: a job whose runs re-read the source from the first
+// instant of the bucket holding now - Lookback and write every bucket in one
+// upsert on the key. The job is a [pipeline.Job] like any other: a task
+// enqueues it, the core retries it, `pipe jobs show` shows its window and
+// counts. A bad declaration is X_JOB_ROLLUP_INVALID naming every fault (a
+// fault of the job options is the core's X_JOB_DECLARATION_INVALID); the
+// catalog — the target's unique index, the source's columns and types — is
+// checked when a worker starts and by `pipe verify` (Verify in the job
+// options).
+func New[In any](o Options[In]) (*pipeline.Job[In, Result], error) {
+	d, err := check(o)
+	if err != nil {
+		return nil, err
+	}
+	jo := o.Job
+	own := jo.Verify
+	jo.Verify = func(ctx context.Context, db pipeline.DB) error {
+		if err := d.verify(ctx, db); err != nil {
+			return err
+		}
+		if own != nil {
+			return own(ctx, db)
+		}
+		return nil
+	}
+	return pipeline.NewJob(o.Name, d.runKey, d.run, jo)
+}
+
+// MustNew is [New] that panics on a bad declaration, for package-level
+// variables.
+func MustNew[In any](o Options[In]) *pipeline.Job[In, Result] {
+	j, err := New(o)
+	if err != nil {
+		panic(err)
+	}
+	return j
+}
+
+// SQL answers the statement a run of o's SQL source executes, for reading
+// and for EXPLAIN: its parameters are Where's own, then the unit, the zone
+// and the window's first instant. A declaration with a Points function has
+// none (""); a bad one is its X_JOB_ROLLUP_INVALID.
+func SQL[In any](o Options[In]) (string, error) {
+	d, err := check(o)
+	if err != nil {
+		return "", err
+	}
+	return d.stmt, nil
+}
+
+// window is a run's first step: the clock it reads by and the first instant
+// it reads from. A retried attempt keeps them.
+type window struct {
+	Since time.Time `json:"since"`
+	Now   time.Time `json:"now"`
+}
+
+// run computes the window, then upserts every bucket in one transaction.
+func (d *declaration[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
+	w, err := pipeline.StepTx(ctx, "window", func(ctx context.Context, tx pgx.Tx) (window, error) {
+		return d.window(ctx, tx, r.Input)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return pipeline.StepTx(ctx, "upsert", func(ctx context.Context, tx pgx.Tx) (Result, error) {
+		if _, err := tx.Exec(ctx, sqlLock, d.lockK+"/"+r.Tenant); err != nil {
+			return Result{}, err
+		}
+		res := Result{Since: w.Since, Now: w.Now}
+		if d.stmt != "" {
+			err = d.upsertSQL(ctx, tx, r.Input, &res)
+		} else {
+			err = d.upsertPoints(ctx, tx, r.Input, &res)
+		}
+		return res, err
+	})
+}
+
+func (d *declaration[In]) window(ctx context.Context, tx pgx.Tx, in In) (window, error) {
+	var from *time.Time
+	if t := d.from(in); !t.IsZero() {
+		from = &t
+	}
+	var w window
+	err := tx.QueryRow(ctx, sqlWindow, string(d.o.Bucket.Unit), d.o.Bucket.Zone, d.o.Lookback.Microseconds(), from).
+		Scan(&w.Now, &w.Since)
+	return w, err
+}
+
+// from answers the run's backfill instant, or the zero time.
+func (d *declaration[In]) from(in In) time.Time {
+	if d.o.From != nil {
+		return d.o.From(in)
+	}
+	if r, ok := any(in).(Request); ok {
+		return r.From
+	}
+	return time.Time{}
+}
+
+// runKey is the declared RunKey, else "window" or "from <instant>".
+func (d *declaration[In]) runKey(in In) string {
+	if d.o.RunKey != nil {
+		return d.o.RunKey(in)
+	}
+	if t := d.from(in); !t.IsZero() {
+		return "from " + t.UTC().Format(time.RFC3339Nano)
+	}
+	return "window"
+}
+
+// upsertSQL runs the generated statement. A statement the server refuses
+// to plan is explained by the catalog check, in words.
+func (d *declaration[In]) upsertSQL(ctx context.Context, tx pgx.Tx, in In, res *Result) error {
+	var args []any
+	if d.o.Args != nil {
+		args = d.o.Args(in)
+	}
+	if n := whereParams(d.o.Source.Where); len(args) != n {
+		return errcode.New(errcode.JobRollupInvalid, "rollup %s: Source.Where takes %d parameters and Args answered %d", d.o.Name, n, len(args)).
+			WithFix("answer one value from Args for each of Where's $1..$N")
+	}
+	args = append(args, string(d.o.Bucket.Unit), d.o.Bucket.Zone, res.Since)
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	err = sp.QueryRow(ctx, d.stmt, args...).Scan(&res.Rows, &res.Buckets, &res.Written)
+	if err == nil {
+		return sp.Commit(ctx)
+	}
+	_ = sp.Rollback(ctx)
+	return d.explain(ctx, tx, err)
+}
+
+// explain answers the catalog's faults for a statement that failed on a
+// class-42 SQLSTATE (the catalog changed since the worker started), and
+// err itself otherwise.
+func (d *declaration[In]) explain(ctx context.Context, tx pgx.Tx, err error) error {
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) || !strings.HasPrefix(pg.Code, "42") {
+		return err
+	}
+	f, cerr := d.catalogFaults(ctx, tx)
+	if cerr != nil {
+		return errors.Join(err, cerr)
+	}
+	if len(f) == 0 {
+		f = append(f, fmt.Sprintf("the statement failed (SQLSTATE %s: %s)", pg.Code, planFault(pg.Code)))
+	}
+	return f.err(d.o.Name)
+}

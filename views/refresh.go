@@ -1,0 +1,175 @@
+package views
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// RefreshJobName is the durable name of [RefreshJob].
+const RefreshJobName = "pipe.views.refresh"
+
+// Refresh declares a refresh of one materialized view: each run refreshes
+// it in one step (REFRESH MATERIALIZED VIEW [CONCURRENTLY], committed with
+// the step). The catalog — a materialized view, with a unique index when
+// Concurrently — is checked when a worker starts and by `pipe verify` (the
+// job's Verify), and again by each run.
+func Refresh(o Options) (*pipeline.Job[Request, Result], error) {
+	rel, faults := declFaults(o)
+	if len(faults) > 0 {
+		return nil, refusal(o.Name, faults)
+	}
+	jo := o.Job
+	own := jo.Verify
+	jo.Verify = func(ctx context.Context, db pipeline.DB) error {
+		if err := verify(ctx, db, o.Name, rel, o.Concurrently); err != nil {
+			return err
+		}
+		if own != nil {
+			return own(ctx, db)
+		}
+		return nil
+	}
+	body := func(ctx context.Context, r *pipeline.Run[Request]) (Result, error) {
+		return refreshStep(ctx, o.Name, rel, o.Concurrently)
+	}
+	return pipeline.NewJob(o.Name, func(Request) string { return "refresh" }, body, jo)
+}
+
+// MustRefresh is [Refresh] that panics on a bad declaration, for
+// package-level variables.
+func MustRefresh(o Options) *pipeline.Job[Request, Result] {
+	j, err := Refresh(o)
+	if err != nil {
+		panic(err)
+	}
+	return j
+}
+
+// RefreshJob answers the stock job, pipe.views.refresh, that `pipe views
+// refresh` enqueues and every `pipe worker` runs: each run refreshes the
+// view its input names, checked against the catalog when the run starts
+// (a refusal is terminal).
+func RefreshJob() *pipeline.Job[Target, Result] {
+	body := func(ctx context.Context, r *pipeline.Run[Target]) (Result, error) {
+		rel, ok := sqlname.Parse(r.Input.View)
+		if !ok {
+			return Result{}, refusal(RefreshJobName, []string{"the view is not a view or schema.view name"})
+		}
+		return refreshStep(ctx, RefreshJobName, rel, r.Input.Concurrently)
+	}
+	key := func(t Target) string {
+		if t.Concurrently {
+			return t.View + " concurrently"
+		}
+		return t.View
+	}
+	return pipeline.MustJob(RefreshJobName, key, body,
+		pipeline.JobOptions[Target]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 3}})
+}
+
+// refreshStep refreshes the view in one step whose completion commits with
+// the refresh.
+func refreshStep(ctx context.Context, name string, rel sqlname.Rel, concurrently bool) (Result, error) {
+	return pipeline.StepTx(ctx, "refresh", func(ctx context.Context, tx pgx.Tx) (Result, error) {
+		st, err := readState(ctx, tx, rel)
+		if err != nil {
+			return Result{}, err
+		}
+		if f := st.faults(rel, concurrently); len(f) > 0 {
+			return Result{}, refusal(name, f)
+		}
+		res := Result{View: rel.String(), Concurrently: concurrently && st.populated, WasPopulated: st.populated}
+		stmt := "refresh materialized view " + rel.Ident()
+		if res.Concurrently {
+			stmt = "refresh materialized view concurrently " + rel.Ident()
+		}
+		_, err = tx.Exec(ctx, stmt)
+		return res, err
+	})
+}
+
+// declFaults names what the declaration alone shows is wrong.
+func declFaults(o Options) (sqlname.Rel, []string) {
+	var faults []string
+	if strings.TrimSpace(o.Name) == "" {
+		faults = append(faults, "Name is empty")
+	}
+	rel, ok := sqlname.Parse(o.View)
+	switch {
+	case strings.TrimSpace(o.View) == "":
+		faults = append(faults, "View is empty: name the materialized view")
+	case !ok:
+		faults = append(faults, "View is not a view or schema.view name")
+	}
+	if o.Job.Tenant != nil {
+		faults = append(faults, "Job.Tenant is set: a refresh has no tenant (the view's readers scope its rows)")
+	}
+	return rel, faults
+}
+
+func refusal(name string, faults []string) error {
+	label := name
+	if strings.TrimSpace(label) == "" {
+		label = "(unnamed)"
+	}
+	return errcode.New(errcode.JobRefreshViewInvalid, "refresh %s: %s", label, strings.Join(faults, "; ")).
+		WithFix("name a materialized view, with a unique index on it (no WHERE, no expression) to refresh it concurrently")
+}
+
+// verify checks the view in a transaction it rolls back.
+func verify(ctx context.Context, db pipeline.DB, name string, rel sqlname.Rel, concurrently bool) error {
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	st, err := readState(ctx, tx, rel)
+	if err != nil {
+		return err
+	}
+	if f := st.faults(rel, concurrently); len(f) > 0 {
+		return refusal(name, f)
+	}
+	return nil
+}
+
+// state is the view as the catalog knows it.
+type state struct {
+	kind      string // "" when there is no such relation
+	populated bool
+	unique    bool
+}
+
+func readState(ctx context.Context, tx pgx.Tx, rel sqlname.Rel) (state, error) {
+	var st state
+	err := tx.QueryRow(ctx, sqlRelation, rel.Ident()).Scan(&st.kind, &st.populated, &st.unique)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return state{}, nil
+	}
+	return st, err
+}
+
+func (st state) faults(rel sqlname.Rel, concurrently bool) []string {
+	switch st.kind {
+	case "m":
+	case "":
+		return []string{rel.String() + " does not exist"}
+	case "r", "p":
+		return []string{rel.String() + " is a table, not a materialized view"}
+	case "v":
+		return []string{rel.String() + " is a plain view, not a materialized view: it is always current"}
+	default:
+		return []string{rel.String() + " is not a materialized view"}
+	}
+	if concurrently && !st.unique {
+		return []string{"concurrently needs a unique index on " + rel.String() + " (no WHERE, no expression), and it has none"}
+	}
+	return nil
+}
