@@ -2,7 +2,8 @@ package consumer
 
 import (
 	"embed"
-	"strings"
+
+	"github.com/pipekit/pipe/internal/sqlfile"
 )
 
 // The statements of the stored cursor, one a file.
@@ -10,13 +11,7 @@ import (
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-func mustQuery(name string) string {
-	b, err := queryFiles.ReadFile("queries/" + name + ".sql")
-	if err != nil {
-		panic("consumer: missing query " + name)
-	}
-	return strings.TrimSpace(string(b))
-}
+var mustQuery = sqlfile.Reader(queryFiles, "consumer")
 
 var (
 	sqlCursorLoad = mustQuery("cursor_load")

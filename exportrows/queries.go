@@ -2,7 +2,8 @@ package exportrows
 
 import (
 	"embed"
-	"strings"
+
+	"github.com/pipekit/pipe/internal/sqlfile"
 )
 
 // The catalog statements live in queries/*.sql, one statement a file.
@@ -10,13 +11,7 @@ import (
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-func mustQuery(name string) string {
-	b, err := queryFiles.ReadFile("queries/" + name + ".sql")
-	if err != nil {
-		panic("exportrows: missing query " + name)
-	}
-	return strings.TrimSpace(string(b))
-}
+var mustQuery = sqlfile.Reader(queryFiles, "exportrows")
 
 var (
 	sqlTableOID     = mustQuery("table_oid")

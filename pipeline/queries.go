@@ -3,6 +3,8 @@ package pipeline
 import (
 	"embed"
 	"strings"
+
+	"github.com/pipekit/pipe/internal/sqlfile"
 )
 
 // The statements the core runs live in queries/*.sql, one statement a file,
@@ -11,13 +13,7 @@ import (
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-func mustQuery(name string) string {
-	b, err := queryFiles.ReadFile("queries/" + name + ".sql")
-	if err != nil {
-		panic("pipeline: missing query " + name)
-	}
-	return strings.TrimSpace(string(b))
-}
+var mustQuery = sqlfile.Reader(queryFiles, "pipeline")
 
 var (
 	sqlEnqueue    = mustQuery("enqueue")

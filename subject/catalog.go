@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pipekit/pipe/internal/sqlfile"
 )
 
 // The catalog statements live in queries/*.sql, one statement a file.
@@ -15,13 +17,7 @@ import (
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-func mustQuery(name string) string {
-	b, err := queryFiles.ReadFile("queries/" + name + ".sql")
-	if err != nil {
-		panic("subject: missing query " + name)
-	}
-	return strings.TrimSpace(string(b))
-}
+var mustQuery = sqlfile.Reader(queryFiles, "subject")
 
 var (
 	sqlRelation    = mustQuery("relation")

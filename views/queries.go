@@ -2,7 +2,8 @@ package views
 
 import (
 	"embed"
-	"strings"
+
+	"github.com/pipekit/pipe/internal/sqlfile"
 )
 
 // The catalog statements live in queries/*.sql, one statement a file.
@@ -10,12 +11,6 @@ import (
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-func mustQuery(name string) string {
-	b, err := queryFiles.ReadFile("queries/" + name + ".sql")
-	if err != nil {
-		panic("views: missing query " + name)
-	}
-	return strings.TrimSpace(string(b))
-}
+var mustQuery = sqlfile.Reader(queryFiles, "views")
 
 var sqlRelation = mustQuery("relation")

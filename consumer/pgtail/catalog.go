@@ -13,18 +13,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/sqlfile"
 )
 
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-func mustQuery(name string) string {
-	b, err := queryFiles.ReadFile("queries/" + name + ".sql")
-	if err != nil {
-		panic("pgtail: missing query " + name)
-	}
-	return strings.TrimSpace(string(b))
-}
+var mustQuery = sqlfile.Reader(queryFiles, "pgtail")
 
 var (
 	sqlTable     = mustQuery("table")
