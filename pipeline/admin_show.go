@@ -101,7 +101,7 @@ func (a *Admin) showRow(ctx context.Context, id uuid.UUID) (*RunDetail, error) {
 }
 
 func (a *Admin) readJournal(ctx context.Context, id uuid.UUID) ([]Event, error) {
-	rows, err := a.db.Query(ctx, `select seq, kind, attempt, coalesce(step, ''), data, at from pipe.events where job_id = $1 order by seq`, id)
+	rows, err := a.db.Query(ctx, `select seq, kind, attempt, coalesce(step, ''), data, at from pipe.journal where job_id = $1 order by seq`, id)
 	if err != nil {
 		return nil, adminErr("show", err)
 	}

@@ -23,10 +23,14 @@
 //
 // # The journal
 //
-// Every state change of a run appends one event to pipe.events in the same
+// Every state change of a run appends one event to its journal in the same
 // statement that made the change: enqueued, claimed, step started, completed
 // or failed, attempt failed, dead, interrupted, lease lapsed, requeued,
-// rewound, cancelled. The pipe.jobs row is the projection the claim reads.
+// rewound, cancelled. The transitions every run has (enqueued, and claimed
+// and completed for its first eight claims) are appended to the run's own
+// row, which those statements write anyway; all other events are rows of
+// pipe.events. One sequence orders both, and the view pipe.journal reads
+// them as one. The pipe.jobs row is the projection the claim reads.
 // [Admin.Show] renders both.
 //
 // # Steps

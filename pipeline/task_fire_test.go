@@ -50,7 +50,7 @@ func TestFireStatementFiresAnOccurrenceOnce(t *testing.T) {
 		t.Fatalf("fired %v", got)
 	}
 	var kinds []string
-	if err := pool.QueryRow(ctx, `select array_agg(e.kind) from pipe.events e join pipe.jobs j on j.id = e.job_id where j.name = 'once'`).Scan(&kinds); err != nil || len(kinds) != 1 || kinds[0] != "enqueued" {
+	if err := pool.QueryRow(ctx, `select array_agg(e.kind) from pipe.journal e join pipe.jobs j on j.id = e.job_id where j.name = 'once'`).Scan(&kinds); err != nil || len(kinds) != 1 || kinds[0] != "enqueued" {
 		t.Fatalf("journal %v %v", kinds, err)
 	}
 	fires, err := pipeline.NewAdmin(pool).TaskFires(ctx)

@@ -95,9 +95,9 @@ func counts(t *testing.T, pool *pgxpool.Pool) tableCounts {
 	var c tableCounts
 	err := pool.QueryRow(t.Context(), `
 		select (select count(*) from pipe.jobs where name = 'user.job'),
-		       (select count(*) from pipe.events e join pipe.jobs j on j.id = e.job_id where j.name = 'user.job'),
+		       (select count(*) from pipe.journal e join pipe.jobs j on j.id = e.job_id where j.name = 'user.job'),
 		       (select count(*) from pipe.jobs where name like 'pipe.bench.%'),
-		       (select count(*) from pipe.events)`).Scan(&c.userJobs, &c.userEvents, &c.benchJobs, &c.allEvents)
+		       (select count(*) from pipe.journal)`).Scan(&c.userJobs, &c.userEvents, &c.benchJobs, &c.allEvents)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,10 @@
 -- Append a batch of step events, each fenced on its run's claim. The update
 -- takes the row lock, so a lapsed lease cannot be re-claimed mid-write.
+-- The state is compared as "state || ''" on purpose: a bare state = 'running'
+-- is implied by the predicate of the partial index jobs_live_key (every
+-- live row), and with the statistics of a queue at rest the planner ANDs that
+-- index in and reads every live row to settle a batch. The rows are found by
+-- their ids.
 with clock as materialized (
     select pipe.now() as now
 ), u as (
@@ -9,7 +14,7 @@ with clock as materialized (
 ), fenced as (
     update pipe.jobs j set has_steps = true
     from u
-    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state = 'running'
+    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state || '' = 'running'
     returning j.id, j.attempt
 ), journal as (
     insert into pipe.events (job_id, kind, attempt, step, data, at)

@@ -8,9 +8,12 @@
 with clock as materialized (
     select pipe.now() as now
 ), lapsed as (
+    -- A lease is set exactly while a run is running, so the lapsed are found
+    -- by lease_until alone, through jobs_leased; a state filter here would let
+    -- the planner AND in the live-key index and read every live row.
     select j.id
     from pipe.jobs j
-    where j.state = 'running' and j.lease_until < (select now from clock)
+    where j.lease_until < (select now from clock)
     order by j.lease_until
     limit 100
     for update of j skip locked
@@ -55,13 +58,16 @@ with clock as materialized (
         claims      = j.claims + 1,
         worker_id   = $4,
         lease_until = c.now + $6::interval,
-        started_at  = coalesce(j.started_at, c.now)
+        started_at  = coalesce(j.started_at, c.now),
+        -- the first eight claims are journalled in the row, later ones below
+        transitions = case when j.claims < 8 then j.transitions || pipe.transition(2, j.attempt + 1, c.now)
+                           else j.transitions end
     from clock c
     where j.id = any(array(select id from picked))
     returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key, j.trace_parent
 ), claimed_journal as (
     insert into pipe.events (job_id, kind, attempt, at)
-    select id, 'claimed', attempt, (select now from clock) from claimed
+    select id, 'claimed', attempt, (select now from clock) from claimed where claims > 8
 )
 select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now, concurrency_key, trace_parent
 from claimed

@@ -4,6 +4,11 @@
 -- without one probes nothing). Rows are found by the
 -- primary key (id = any) whatever the statistics say. Renew skips locked
 -- rows, so the two never deadlock.
+-- The state is compared as "state || ''" on purpose: a bare state = 'running'
+-- is implied by the predicate of the partial index jobs_live_key (every
+-- live row), and with the statistics of a queue at rest the planner ANDs that
+-- index in and reads every live row to settle a batch. The rows are found by
+-- their ids.
 with clock as materialized (
     select pipe.now() as now
 ), done as (
@@ -12,13 +17,16 @@ with clock as materialized (
         finished_at = (select now from clock),
         result      = u.result,
         lease_until = null,
-        worker_id   = null
+        worker_id   = null,
+        -- journalled in the row as its claim was (the first eight claims)
+        transitions = case when j.claims <= 8 then j.transitions || pipe.transition(3, j.attempt, (select now from clock))
+                           else j.transitions end
     from unnest($1::uuid[], $2::int[], $3::jsonb[]) as u(id, claims, result)
-    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state = 'running'
-    returning j.id, j.attempt, j.name, j.started_at, j.finished_at
+    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state || '' = 'running'
+    returning j.id, j.attempt, j.claims, j.name, j.started_at, j.finished_at
 ), journal as (
     insert into pipe.events (job_id, kind, attempt, at)
-    select id, 'completed', attempt, (select now from clock) from done
+    select id, 'completed', attempt, (select now from clock) from done where claims > 8
 ), counted as (
     insert into pipe.job_counters as c (job, bucket, done, duration_ms)
     select name, date_trunc('minute', max(finished_at)), count(*),

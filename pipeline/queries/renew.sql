@@ -3,12 +3,17 @@
 -- locked (a step write, an operator) is skipped, never waited on, so renew
 -- cannot deadlock with a settle; it answers such rows as busy (false), still
 -- this worker's, to be renewed next time.
+-- The state is compared as "state || ''" on purpose: a bare state = 'running'
+-- is implied by the predicate of the partial index jobs_live_key (every
+-- live row), and with the statistics of a queue at rest the planner ANDs that
+-- index in and reads every live row to settle a batch. The rows are found by
+-- their ids.
 with locked as materialized (
     select id from pipe.jobs where id = any($1::uuid[]) order by id for update skip locked
 ), renewed as (
     update pipe.jobs j set lease_until = (select pipe.now()) + $3::interval
     from unnest($1::uuid[], $2::int[]) as u(id, claims)
-    where j.id = any(array(select id from locked)) and j.id = u.id and j.claims = u.claims and j.state = 'running'
+    where j.id = any(array(select id from locked)) and j.id = u.id and j.claims = u.claims and j.state || '' = 'running'
     returning j.id, j.claims
 ), slots as (
     update pipe.job_leases l set expires_at = (select pipe.now()) + $3::interval
@@ -19,4 +24,4 @@ select id, true from renewed
 union all
 select j.id, false
 from pipe.jobs j join unnest($1::uuid[], $2::int[]) as u(id, claims) on j.id = u.id and j.claims = u.claims
-where j.id = any($1::uuid[]) and j.state = 'running' and j.id <> all(array(select id from locked))
+where j.id = any($1::uuid[]) and j.state || '' = 'running' and j.id <> all(array(select id from locked))

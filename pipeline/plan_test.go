@@ -1,0 +1,117 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// The hot statements find their rows by id and their lapsed leases by
+// lease, whatever the statistics say. Here they say what they say after a
+// burst of work was cleaned up and ANALYZEd (a table "empty"), and then
+// 20,000 live rows arrived, 1,000 of them running: the plans a worker makes
+// at its first claim, and keeps, must not read every live row (through
+// jobs_live_key) or every running one to claim or settle a batch.
+func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	rows := `insert into pipe.jobs (id, run_id, name, queue, idem_key, input, state, max_attempts)
+		select u, u, 'plan', 'q', u::text, '{}', 'ready', 3 from (select gen_random_uuid() u from generate_series(1, 20000)) g`
+	for _, sql := range []string{rows, `delete from pipe.jobs`, `vacuum analyze pipe.jobs`, rows,
+		`update pipe.jobs set state = 'running', claims = 1, lease_until = now() + interval '1 hour'
+		 where id in (select id from pipe.jobs order by id limit 1000)`} {
+		if _, err := pool.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []string
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		r, err := tx.Query(ctx, `select id::text from pipe.jobs where state = 'running' limit 100`)
+		if err != nil {
+			return err
+		}
+		ids, err = pgx.CollectRows(r, pgx.RowTo[string])
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ones := make([]int32, len(ids))
+	results := make([]string, len(ids))
+	for i := range ids {
+		ones[i], results[i] = 1, "null"
+	}
+	for _, c := range []struct {
+		name, settings, sql string
+		args            []any
+	}{
+		{"claim", pipeline.ClaimSettings, pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds"}},
+		{"complete", pipeline.BatchSettings, pipeline.SQLComplete, []any{ids, ones, results, []string{}}},
+		{"renew", pipeline.BatchSettings, pipeline.SQLRenew, []any{ids, ones, "30 seconds"}},
+		{"steps", pipeline.BatchSettings, pipeline.SQLSteps, []any{ids, ones, ids, ids, results}},
+	} {
+		plan := explainGeneric(t, pool, c.settings, c.sql, c.args)
+		if strings.Contains(plan, "jobs_live_key") || strings.Contains(plan, "Seq Scan on jobs") {
+			t.Errorf("%s reads every live row:\n%s", c.name, plan)
+		}
+	}
+}
+
+// explainGeneric answers the generic plan of sql under settings, as the
+// worker runs it, in a transaction rolled back.
+func explainGeneric(t *testing.T, pool interface {
+	Begin(context.Context) (pgx.Tx, error)
+}, settings, sql string, args []any) string {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, settings); err != nil {
+		t.Fatal(err)
+	}
+	// A prepared statement, as pgx makes one, explained as executed: under
+	// plan_cache_mode=force_generic_plan, the plan kept for the connection.
+	if _, err := tx.Prepare(ctx, "hot", sql); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Conn().Deallocate(ctx, "hot") }()
+	lits := make([]string, len(args))
+	for i, a := range args {
+		lits[i] = literal(a)
+	}
+	r, err := tx.Query(ctx, "explain execute hot("+strings.Join(lits, ", ")+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(r, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// literal writes a test argument as an SQL literal (the values are the
+// test's own: no quotes in them).
+func literal(a any) string {
+	switch v := a.(type) {
+	case string:
+		return "'" + v + "'"
+	case []string:
+		return "'{" + strings.Join(v, ",") + "}'"
+	case []int32:
+		parts := make([]string, len(v))
+		for i, n := range v {
+			parts[i] = fmt.Sprint(n)
+		}
+		return "'{" + strings.Join(parts, ",") + "}'"
+	}
+	panic(fmt.Sprintf("literal: %T", a))
+}
