@@ -48,7 +48,7 @@ func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, settings, sql string
-		args            []any
+		args                []any
 	}{
 		{"claim", pipeline.ClaimSettings, pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds"}},
 		{"complete", pipeline.BatchSettings, pipeline.SQLComplete, []any{ids, ones, results, []string{}}},
