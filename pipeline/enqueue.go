@@ -163,8 +163,16 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 	if !o.RunAt.IsZero() {
 		runAt = &o.RunAt
 	}
-	rows, err := db.Query(ctx, sqlEnqueue, binaryIDs(r.ids[lo:hi]), binaryIDs(r.runIDs[lo:hi]), r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
-		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi], wake, traceParent(ctx))
+	args := []any{binaryIDs(r.ids[lo:hi]), binaryIDs(r.runIDs[lo:hi]), r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
+		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi], wake, traceParent(ctx)}
+	if r.freshChunkOf(db, lo, hi) && j.fresh.open() {
+		ok, err := j.insertFresh(ctx, db, args, lo, hi, r, out)
+		if ok || err != nil {
+			return err
+		}
+		j.fresh.refused()
+	}
+	rows, err := db.Query(ctx, sqlEnqueue, args...)
 	if err != nil {
 		return enqueueErr(j.spec.name, err)
 	}

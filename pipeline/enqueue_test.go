@@ -194,3 +194,64 @@ func TestDelayedEnqueueIsDelayed(t *testing.T) {
 		t.Fatalf("promoted: state %s run at %v", d.State, d.RunAt)
 	}
 }
+
+// A bulk enqueue inside the caller's transaction: a chunk tried without ON
+// CONFLICT and refused on a held key is written again within the same
+// transaction, which stays usable and commits (or rolls back) whole.
+func TestEnqueueManyInATransactionSurvivesAHeldKey(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	j := payloadJob("many.tx")
+	live, _ := j.Enqueue(ctx, pool, payload{K: "k7"})
+	ins := make([]payload, 100)
+	for i := range ins {
+		ins[i] = payload{K: fmt.Sprintf("k%d", i)}
+	}
+	for _, commit := range []bool{false, true} {
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := j.EnqueueMany(ctx, tx, ins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res[7].Deduped || res[7].ID != live.ID || res[8].Deduped {
+			t.Fatalf("k7 %+v, k8 %+v: the held key dedupes, the rest are new", res[7], res[8])
+		}
+		if n := countJobs(t, tx, "many.tx"); n != 100 {
+			t.Fatalf("%d rows inside the transaction; want 100", n)
+		}
+		if commit {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]int{false: 1, true: 100}[commit]
+		if n := countJobs(t, pool, "many.tx"); n != want {
+			t.Fatalf("committed %v: %d rows; want %d", commit, n, want)
+		}
+	}
+	// Fresh keys in a transaction, with nothing held: every input is new.
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	fresh := make([]payload, 50)
+	for i := range fresh {
+		fresh[i] = payload{K: fmt.Sprintf("fresh%d", i)}
+	}
+	res, err := j.EnqueueMany(ctx, tx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if r.Deduped || r.ID == "" {
+			t.Fatalf("fresh input %d: %+v", i, r)
+		}
+	}
+}

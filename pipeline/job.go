@@ -86,6 +86,7 @@ type Job[In, Out any] struct {
 	body      Body[In, Out]
 	opts      JobOptions[In]
 	wakes     *wakeThrottle
+	fresh     *freshGate // see enqueue_fresh.go
 	onSettled func(ctx context.Context, s Settled[In, Out]) error
 }
 
@@ -137,7 +138,7 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 			spec.whenBusy = Wait
 		}
 	}
-	return &Job[In, Out]{spec: spec, key: key, body: body, opts: o, wakes: newWakeThrottle()}, nil
+	return &Job[In, Out]{spec: spec, key: key, body: body, opts: o, wakes: newWakeThrottle(), fresh: &freshGate{}}, nil
 }
 
 // MustJob is [NewJob] that panics on a bad declaration, for package-level
