@@ -8,5 +8,4 @@ var (
 	SQLRenew      = sqlRenew
 	SQLSteps      = sqlAppendSteps
 	BatchSettings = batchSettings
-	ClaimSettings = claimSettings
 )

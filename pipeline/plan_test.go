@@ -50,21 +50,22 @@ func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
 		name, settings, sql string
 		args                []any
 	}{
-		{"claim", pipeline.ClaimSettings, pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds"}},
+		{"claim", "select 1", pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds"}},
 		{"complete", pipeline.BatchSettings, pipeline.SQLComplete, []any{ids, ones, results, []string{}}},
 		{"renew", pipeline.BatchSettings, pipeline.SQLRenew, []any{ids, ones, "30 seconds"}},
 		{"steps", pipeline.BatchSettings, pipeline.SQLSteps, []any{ids, ones, ids, ids, results}},
 	} {
-		plan := explainGeneric(t, pool, c.settings, c.sql, c.args)
+		plan := explainAsRun(t, pool, c.settings, c.sql, c.args)
 		if strings.Contains(plan, "jobs_live_key") || strings.Contains(plan, "Seq Scan on jobs") {
 			t.Errorf("%s reads every live row:\n%s", c.name, plan)
 		}
 	}
 }
 
-// explainGeneric answers the generic plan of sql under settings, as the
-// worker runs it, in a transaction rolled back.
-func explainGeneric(t *testing.T, pool interface {
+// explainAsRun answers the plan of sql under settings as the worker runs it
+// (a generic plan under the batches' force_generic_plan), in a transaction
+// rolled back.
+func explainAsRun(t *testing.T, pool interface {
 	Begin(context.Context) (pgx.Tx, error)
 }, settings, sql string, args []any) string {
 	t.Helper()
@@ -78,7 +79,8 @@ func explainGeneric(t *testing.T, pool interface {
 		t.Fatal(err)
 	}
 	// A prepared statement, as pgx makes one, explained as executed: under
-	// plan_cache_mode=force_generic_plan, the plan kept for the connection.
+	// plan_cache_mode=force_generic_plan, the plan kept for the connection;
+	// otherwise the first (custom) plan.
 	if _, err := tx.Prepare(ctx, "hot", sql); err != nil {
 		t.Fatal(err)
 	}

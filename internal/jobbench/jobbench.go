@@ -12,6 +12,7 @@
 //	pickup          idle worker: enqueue one job, time until its body starts
 //	pickup-process  the same, enqueued from another process (a re-exec of this
 //	                program; see [HelperMain])
+//	pickup-backlog  pickup with Backlog (1,000,000) jobs queued beside it
 //
 // Speed belongs to this package's figures and Benchmark functions, never to
 // test assertions.
@@ -39,10 +40,11 @@ const (
 	FigureSteps         = "steps"
 	FigurePickup        = "pickup"
 	FigurePickupProcess = "pickup-process"
+	FigurePickupBacklog = "pickup-backlog"
 )
 
 // AllFigures lists every figure in the order Run measures them.
-var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureSteps, FigurePickup, FigurePickupProcess}
+var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureSteps, FigurePickup, FigurePickupProcess, FigurePickupBacklog}
 
 // Options adjust a run. A zero field takes the default its comment names.
 type Options struct {
@@ -63,6 +65,9 @@ type Options struct {
 	StepConcurrency int
 	// PickupSamples is how many jobs each pickup figure times. Default 200.
 	PickupSamples int
+	// Backlog is how many jobs pickup-backlog queues beside its own.
+	// Default 1,000,000.
+	Backlog int
 	// PickupGap is the pause between two pickup samples. Default 20ms.
 	PickupGap time.Duration
 	// FetchCooldown and PollInterval configure every bench worker. Defaults
@@ -94,6 +99,7 @@ func (o Options) withDefaults() (Options, error) {
 	o.StepConcurrency = orInt(o.StepConcurrency, 64)
 	o.PickupSamples = orInt(o.PickupSamples, 200)
 	o.PickupGap = orDur(o.PickupGap, 20*time.Millisecond)
+	o.Backlog = orInt(o.Backlog, 1_000_000)
 	o.FetchCooldown = orDur(o.FetchCooldown, 2*time.Millisecond)
 	o.PollInterval = orDur(o.PollInterval, 20*time.Millisecond)
 	o.WakeThrottle = orDur(o.WakeThrottle, 2*time.Millisecond)
@@ -109,7 +115,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	var faults []string
 	for name, v := range map[string]int{"N": o.N, "Slots": o.Slots, "BatchSize": o.BatchSize, "StepJobs": o.StepJobs,
-		"StepConcurrency": o.StepConcurrency, "PickupSamples": o.PickupSamples} {
+		"StepConcurrency": o.StepConcurrency, "PickupSamples": o.PickupSamples, "Backlog": o.Backlog} {
 		if v < 1 {
 			faults = append(faults, name+" is below 1")
 		}
@@ -258,6 +264,8 @@ func (b *bench) figure(ctx context.Context, name string) (Figure, error) {
 		f, err = b.pickup(ctx, jobName, false)
 	case FigurePickupProcess:
 		f, err = b.pickup(ctx, jobName, true)
+	case FigurePickupBacklog:
+		f, err = b.pickupBacklog(ctx, jobName)
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 	defer cancel()

@@ -32,7 +32,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // tiny is a run small enough for a test: it checks the figures' plumbing,
 // never their speed.
-var tiny = Options{N: 200, BatchSize: 50, Slots: 50, StepJobs: 20, StepConcurrency: 8, PickupSamples: 5}
+var tiny = Options{N: 200, BatchSize: 50, Slots: 50, StepJobs: 20, StepConcurrency: 8, PickupSamples: 5, Backlog: 2000}
 
 func TestRunReportsEveryFigureAndCleansUp(t *testing.T) {
 	pool := fixtures.DB(t)
@@ -67,7 +67,7 @@ func TestRunReportsEveryFigureAndCleansUp(t *testing.T) {
 			t.Errorf("figure %s: line %q", name, f.Line)
 		}
 		switch name {
-		case FigurePickup, FigurePickupProcess:
+		case FigurePickup, FigurePickupProcess, FigurePickupBacklog:
 			if f.Samples != tiny.PickupSamples || f.Median <= 0 || f.P90 < f.Median || f.Max < f.P90 {
 				t.Errorf("figure %s: samples %d median %v p90 %v max %v", name, f.Samples, f.Median, f.P90, f.Max)
 			}
