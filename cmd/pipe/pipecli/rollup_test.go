@@ -181,3 +181,23 @@ func TestDevRunsTheProjectFile(t *testing.T) {
 	waitFor(t, "the task armed", func() bool { return b.armed(t, "every-5m") })
 	wantOK(t, dev.wait())
 }
+
+// `pipe tasks list --config` shows the project file's tasks as declared:
+// cron, zone and a next run.
+func TestTasksListReadsTheProjectFile(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, rollupDDL)
+	cfg := writeConfig(t, rollupConfig)
+	r := b.pipe(t, "tasks", "list", "--config", cfg, "--json")
+	wantOK(t, r)
+	rows := decodeLoose[[]struct {
+		Task     string
+		Declared bool
+		Cron     string
+		NextRun  *time.Time
+	}](t, r.stdout)
+	if len(rows) != 1 || rows[0].Task != "every-5m" || !rows[0].Declared || rows[0].Cron != "*/5 * * * *" || rows[0].NextRun == nil {
+		t.Fatalf("tasks %+v; want the file's every-5m, declared, with a next run", rows)
+	}
+}

@@ -28,14 +28,18 @@ type taskRow struct {
 }
 
 func (a *app) tasksListCommand() *cobra.Command {
-	return &cobra.Command{
+	var config string
+	c := &cobra.Command{
 		Use:   "list",
 		Short: "List tasks: last fire, paused, and the next run of the tasks this pipe declares",
 		Long: "list shows every task that has fired or is paused, and every task this pipe was built\n" +
-			"with (pipecli.Options.Tasks). Only a declared task has a cron, a zone and a next run.\n" +
-			"Times are UTC.",
+			"with (pipecli.Options.Tasks, and those of --config pipe.json). Only a declared task has a\n" +
+			"cron, a zone and a next run. Times are UTC.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if _, err := a.useProject(config); err != nil {
+				return err
+			}
 			return a.withAdmin(c.Context(), func(adm *pipeline.Admin) error {
 				fires, err := adm.TaskFires(c.Context())
 				if err != nil {
@@ -53,6 +57,8 @@ func (a *app) tasksListCommand() *cobra.Command {
 			})
 		},
 	}
+	configFlag(c, &config)
+	return c
 }
 
 // taskRows merges the declared tasks, the fires and the paused names into
