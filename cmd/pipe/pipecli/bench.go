@@ -1,12 +1,14 @@
 package pipecli
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/errcode"
@@ -33,24 +35,14 @@ func (a *app) benchJobsCommand() *cobra.Command {
 					return usageError(c, "--only names no figure %q (figures: %s)", f, figureList())
 				}
 			}
-			pool, err := a.connect(c.Context(), migrated)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
 			o.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			out := a.stdout
-			if a.json {
-				out = io.Discard
-			}
-			res, err := jobbench.Run(c.Context(), pool, o, out)
-			if err != nil {
-				return benchErr(err)
-			}
-			if a.json {
-				return printJSON(a.stdout, benchJSON(res))
-			}
-			return nil
+			return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+				res, err := jobbench.Run(ctx, pool, o, out)
+				if err != nil {
+					return nil, err
+				}
+				return benchJSON(res), nil
+			})
 		},
 	}
 	fl := c.Flags()
@@ -69,6 +61,28 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 
 // benchErr codes the bench's plain errors; its messages name figures and
 // settings, not data.
+// runBench connects, runs one bench with the stream its lines go to (none
+// under --json) and, under --json, prints the figures it answers.
+func (a *app) runBench(c *cobra.Command, run func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error)) error {
+	pool, err := a.connect(c.Context(), migrated)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	out := a.stdout
+	if a.json {
+		out = io.Discard
+	}
+	res, err := run(c.Context(), pool, out)
+	if err != nil {
+		return benchErr(err)
+	}
+	if a.json {
+		return printJSON(a.stdout, res)
+	}
+	return nil
+}
+
 func benchErr(err error) error {
 	if _, ok := errcode.As(err); ok {
 		return err

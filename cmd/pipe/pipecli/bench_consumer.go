@@ -41,23 +41,9 @@ func (a *app) benchConsumerCommand() *cobra.Command {
 					return usageError(c, "--batch sizes must be 1 or more")
 				}
 			}
-			pool, err := a.connect(c.Context(), migrated)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			out := a.stdout
-			if a.json {
-				out = io.Discard
-			}
-			figs, err := a.runConsumerBench(c.Context(), pool, o, out)
-			if err != nil {
-				return benchErr(err)
-			}
-			if a.json {
-				return printJSON(a.stdout, figs)
-			}
-			return nil
+			return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+				return a.runConsumerBench(ctx, pool, o, out)
+			})
 		},
 	}
 	fl := c.Flags()

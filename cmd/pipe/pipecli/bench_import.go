@@ -42,25 +42,11 @@ func (a *app) benchImportCommand() *cobra.Command {
 // (its helper process connects too) and prints its lines, or its figures
 // as JSON with --json.
 func (a *app) fileBench(c *cobra.Command, run func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error)) error {
-	pool, err := a.connect(c.Context(), migrated)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	url, _, err := a.resolveURL(c.Context())
-	if err != nil {
-		return err
-	}
-	out := a.stdout
-	if a.json {
-		out = io.Discard
-	}
-	res, err := run(c.Context(), pool, url, out)
-	if err != nil {
-		return benchErr(err)
-	}
-	if a.json {
-		return printJSON(a.stdout, res)
-	}
-	return nil
+	return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+		url, _, err := a.resolveURL(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return run(ctx, pool, url, out)
+	})
 }

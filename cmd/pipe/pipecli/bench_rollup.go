@@ -1,9 +1,11 @@
 package pipecli
 
 import (
+	"context"
 	"io"
 	"log/slog"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/internal/rollupbench"
@@ -25,24 +27,10 @@ func (a *app) benchRollupCommand() *cobra.Command {
 			if o.Rows < 0 || o.First < 0 || o.Runs < 0 || o.Lookback < 0 {
 				return usageError(c, "--rows, --first, --runs and --lookback must not be negative")
 			}
-			pool, err := a.connect(c.Context(), migrated)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
 			o.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			out := a.stdout
-			if a.json {
-				out = io.Discard
-			}
-			res, err := rollupbench.Run(c.Context(), pool, o, out)
-			if err != nil {
-				return benchErr(err)
-			}
-			if a.json {
-				return printJSON(a.stdout, res)
-			}
-			return nil
+			return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+				return rollupbench.Run(ctx, pool, o, out)
+			})
 		},
 	}
 	fl := c.Flags()

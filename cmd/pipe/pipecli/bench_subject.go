@@ -1,8 +1,10 @@
 package pipecli
 
 import (
+	"context"
 	"io"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/internal/subjectbench"
@@ -25,23 +27,9 @@ func (a *app) benchSubjectCommand() *cobra.Command {
 			if o.Members < 0 || o.PageRows < 0 {
 				return usageError(c, "--members or --page-rows is negative")
 			}
-			pool, err := a.connect(c.Context(), migrated)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			out := a.stdout
-			if a.json {
-				out = io.Discard
-			}
-			res, err := subjectbench.Run(c.Context(), pool, o, out)
-			if err != nil {
-				return benchErr(err)
-			}
-			if a.json {
-				return printJSON(a.stdout, res)
-			}
-			return nil
+			return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+				return subjectbench.Run(ctx, pool, o, out)
+			})
 		},
 	}
 	fl := c.Flags()
