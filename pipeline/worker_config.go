@@ -32,7 +32,9 @@ type WorkerConfig struct {
 	// IdlePollMax caps the doubling idle wait. Default 2s, or 5s once the
 	// LISTEN wake is proven.
 	IdlePollMax time.Duration
-	// FetchCooldown is the least time between two claim passes. Default 2ms.
+	// FetchCooldown is the least time between the start of a claim pass that
+	// claimed something and the next pass; after a pass that found nothing, a
+	// wake is claimed at once. Default 2ms.
 	FetchCooldown time.Duration
 	// TimeoutGrace is how long a body whose job timeout fired may take to
 	// unwind before its attempt is failed anyway and it is abandoned.
