@@ -1,6 +1,7 @@
 package pipecli
 
 import (
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/subject"
@@ -34,6 +35,21 @@ func (f *subjectFlags) declaration() (subject.Declaration, error) {
 	return subject.Load(f.config)
 }
 
+// withSubject reads the declaration, connects (the schema checked as need
+// says) and runs fn with both.
+func (a *app) withSubject(c *cobra.Command, f *subjectFlags, need schemaNeed, fn func(d subject.Declaration, pool *pgxpool.Pool) error) error {
+	d, err := f.declaration()
+	if err != nil {
+		return err
+	}
+	pool, err := a.connect(c.Context(), need)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	return fn(d, pool)
+}
+
 // request reads the declaration and answers the stock jobs' input, the
 // declaration planned on the database first so that a refusal exits here,
 // before anything is enqueued.
@@ -41,21 +57,17 @@ func (a *app) subjectRequest(c *cobra.Command, f *subjectFlags) (subject.Request
 	if f.pageRows < 0 {
 		return subject.Request{}, usageError(c, "--page-rows is negative")
 	}
-	d, err := f.declaration()
-	if err != nil {
-		return subject.Request{}, err
-	}
-	pool, err := a.connect(c.Context(), migrated)
-	if err != nil {
-		return subject.Request{}, err
-	}
-	defer pool.Close()
-	p, err := subject.NewPlan(c.Context(), pool, d)
-	if err != nil {
-		return subject.Request{}, err
-	}
-	if len(f.ids) != len(p.Key) {
-		return subject.Request{}, usageError(c, "--id gives %d values for the key (%d columns) of %s", len(f.ids), len(p.Key), p.Root)
-	}
-	return subject.Request{Subject: d, Key: f.ids, PageRows: f.pageRows}, nil
+	var req subject.Request
+	err := a.withSubject(c, f, migrated, func(d subject.Declaration, pool *pgxpool.Pool) error {
+		p, err := subject.NewPlan(c.Context(), pool, d)
+		if err != nil {
+			return err
+		}
+		if len(f.ids) != len(p.Key) {
+			return usageError(c, "--id gives %d values for the key (%d columns) of %s", len(f.ids), len(p.Key), p.Root)
+		}
+		req = subject.Request{Subject: d, Key: f.ids, PageRows: f.pageRows}
+		return nil
+	})
+	return req, err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/subject"
@@ -25,33 +26,26 @@ func (a *app) subjectPlanCommand() *cobra.Command {
 			"would run (without running them) and prints each statement's scans.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			d, err := f.declaration()
-			if err != nil {
-				return err
-			}
-			pool, err := a.connect(c.Context(), anySchema)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			p, err := subject.NewPlan(c.Context(), pool, d)
-			if err != nil {
-				return err
-			}
-			var plans []subject.Explained
-			if len(explain) > 0 {
-				if plans, err = p.Explain(c.Context(), pool, keyOf(explain)); err != nil {
+			return a.withSubject(c, &f, anySchema, func(d subject.Declaration, pool *pgxpool.Pool) error {
+				p, err := subject.NewPlan(c.Context(), pool, d)
+				if err != nil {
 					return err
 				}
-			}
-			if a.json {
-				return printJSON(a.stdout, struct {
-					*subject.Plan
-					Explain []subject.Explained `json:"explain,omitempty"`
-				}{p, plans})
-			}
-			_, err = fmt.Fprint(a.stdout, p.String()+explainLines(plans))
-			return err
+				var plans []subject.Explained
+				if len(explain) > 0 {
+					if plans, err = p.Explain(c.Context(), pool, keyOf(explain)); err != nil {
+						return err
+					}
+				}
+				if a.json {
+					return printJSON(a.stdout, struct {
+						*subject.Plan
+						Explain []subject.Explained `json:"explain,omitempty"`
+					}{p, plans})
+				}
+				_, err = fmt.Fprint(a.stdout, p.String()+explainLines(plans))
+				return err
+			})
 		},
 	}
 	f.addConfig(c)
@@ -99,22 +93,15 @@ func (a *app) subjectProofCommand() *cobra.Command {
 			"their buckets and removed).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			d, err := f.declaration()
-			if err != nil {
-				return err
-			}
-			pool, err := a.connect(c.Context(), anySchema)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			o := d.Proof
-			o.Everywhere = o.Everywhere || everywhere
-			rep, err := subject.Proof(c.Context(), pool, d, o)
-			if err != nil {
-				return err
-			}
-			return a.emit(rep, proofLines(rep))
+			return a.withSubject(c, &f, anySchema, func(d subject.Declaration, pool *pgxpool.Pool) error {
+				o := d.Proof
+				o.Everywhere = o.Everywhere || everywhere
+				rep, err := subject.Proof(c.Context(), pool, d, o)
+				if err != nil {
+					return err
+				}
+				return a.emit(rep, proofLines(rep))
+			})
 		},
 	}
 	f.addConfig(c)
