@@ -129,7 +129,7 @@ func (s *store) flushSteps(ctx context.Context, items []stepWrite) ([]bool, erro
 // landed runs one batched statement and answers the ids it returned.
 func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.UUID]bool, error) {
 	got := map[uuid.UUID]bool{}
-	err := s.inTx(ctx, batchSettings, sql, args, func(rows pgx.Rows) error {
+	err := s.inTx(ctx, sql, args, func(rows pgx.Rows) error {
 		var id [16]byte
 		if err := rows.Scan(&id); err != nil {
 			return err
@@ -155,13 +155,12 @@ func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.U
 // made again when they change. (The claim is not one of them: see claim.)
 const batchSettings = `select set_config('enable_nestloop', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`
 
-// inTx runs one statement in a transaction of its own under settings (a
-// select of set_config calls), sent as one pipelined batch: still one round
-// trip.
-func (s *store) inTx(ctx context.Context, settings, sql string, args []any, scan func(pgx.Rows) error) error {
+// inTx runs one batched statement in a transaction of its own under
+// batchSettings, sent as one pipelined batch: still one round trip.
+func (s *store) inTx(ctx context.Context, sql string, args []any, scan func(pgx.Rows) error) error {
 	b := &pgx.Batch{}
 	b.Queue("begin")
-	b.Queue(settings)
+	b.Queue(batchSettings)
 	b.Queue(sql, args...)
 	b.Queue("commit")
 	br := s.pool.SendBatch(ctx, b)
@@ -273,7 +272,7 @@ func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration)
 		ids[i], claims[i] = r.id, r.claims
 	}
 	held := map[uuid.UUID]bool{}
-	err := s.inTx(ctx, batchSettings, sqlRenew, []any{binaryIDs(ids), claims, lease}, func(rows pgx.Rows) error {
+	err := s.inTx(ctx, sqlRenew, []any{binaryIDs(ids), claims, lease}, func(rows pgx.Rows) error {
 		var id [16]byte
 		var renewed bool
 		if err := rows.Scan(&id, &renewed); err != nil {

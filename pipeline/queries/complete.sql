@@ -7,8 +7,7 @@
 -- The state is compared as "state || ''" on purpose: a bare state = 'running'
 -- is implied by the predicate of the partial index jobs_live_key (every
 -- live row), and with the statistics of a queue at rest the planner ANDs that
--- index in and reads every live row to settle a batch. The rows are found by
--- their ids.
+-- index in and reads every live row to settle a batch.
 with clock as materialized (
     select pipe.now() as now
 ), done as (
