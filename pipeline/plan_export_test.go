@@ -8,4 +8,5 @@ var (
 	SQLRenew      = sqlRenew
 	SQLSteps      = sqlAppendSteps
 	BatchSettings = batchSettings
+	ClaimSettings = claimSettings
 )

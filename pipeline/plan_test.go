@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -50,12 +51,12 @@ func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
 		name, settings, sql string
 		args                []any
 	}{
-		{"claim", "select 1", pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds"}},
+		{"claim", pipeline.ClaimSettings, pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds"}},
 		{"complete", pipeline.BatchSettings, pipeline.SQLComplete, []any{ids, ones, results, []string{}}},
 		{"renew", pipeline.BatchSettings, pipeline.SQLRenew, []any{ids, ones, "30 seconds"}},
 		{"steps", pipeline.BatchSettings, pipeline.SQLSteps, []any{ids, ones, ids, ids, results}},
 	} {
-		plan := explainAsRun(t, pool, c.settings, c.sql, c.args)
+		plan := explainAsRun(t, pool, c.settings, "", c.sql, c.args)
 		if strings.Contains(plan, "jobs_live_key") || strings.Contains(plan, "Seq Scan on jobs") {
 			t.Errorf("%s reads every live row:\n%s", c.name, plan)
 		}
@@ -67,7 +68,7 @@ func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
 // rolled back.
 func explainAsRun(t *testing.T, pool interface {
 	Begin(context.Context) (pgx.Tx, error)
-}, settings, sql string, args []any) string {
+}, settings, options, sql string, args []any) string {
 	t.Helper()
 	ctx := context.Background()
 	tx, err := pool.Begin(ctx)
@@ -89,7 +90,7 @@ func explainAsRun(t *testing.T, pool interface {
 	for i, a := range args {
 		lits[i] = literal(a)
 	}
-	r, err := tx.Query(ctx, "explain execute hot("+strings.Join(lits, ", ")+")")
+	r, err := tx.Query(ctx, "explain "+options+" execute hot("+strings.Join(lits, ", ")+")")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,4 +117,60 @@ func literal(a any) string {
 		return "'{" + strings.Join(parts, ",") + "}'"
 	}
 	panic(fmt.Sprintf("literal: %T", a))
+}
+
+// The claim reads the worker's own job names' rows and no others, on the
+// plan it keeps for every pass: made while the statistics said the table
+// was empty, then run with 30,000 ready rows of another job queued ahead of
+// the worker's three in the same queue.
+func TestTheClaimReadsOnlyItsOwnNames(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	if _, err := pool.Exec(ctx, `vacuum analyze pipe.jobs`); err != nil {
+		t.Fatal(err)
+	}
+	insert := `insert into pipe.jobs (id, run_id, name, queue, idem_key, input, state, max_attempts, run_at)
+		select u, u, $1, 'q', u::text, '{}', 'ready', 3, now() - interval '1 hour' + $2 * interval '1 second'
+		from (select gen_random_uuid() u from generate_series(1, $3::int)) g`
+	if _, err := pool.Exec(ctx, insert, "other", 0, 30000); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, insert, "mine", 60, 3); err != nil {
+		t.Fatal(err)
+	}
+	args := []any{[]string{"q"}, []int32{100}, []string{"mine"}, "w", []string{}, "30 seconds"}
+	raw := explainAsRun(t, pool, pipeline.ClaimSettings, "(analyze, format json)", pipeline.SQLClaim, args)
+	var doc []struct{ Plan planNode }
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
+		t.Fatal(err)
+	}
+	read := doc[0].Plan.rowsRead("jobs")
+	if read > 10 {
+		t.Fatalf("the claim read %.0f rows of pipe.jobs to claim 3 of its own:\n%s", read, raw)
+	}
+	if !strings.Contains(raw, `"Index Name": "jobs_claimable"`) {
+		t.Fatalf("the claim does not read through jobs_claimable:\n%s", raw)
+	}
+}
+
+// planNode is one node of EXPLAIN (FORMAT JSON).
+type planNode struct {
+	Relation string     `json:"Relation Name"`
+	Rows     float64    `json:"Actual Rows"`
+	Loops    float64    `json:"Actual Loops"`
+	Removed  float64    `json:"Rows Removed by Filter"`
+	Plans    []planNode `json:"Plans"`
+}
+
+// rowsRead answers the rows the nodes scanning relation returned or
+// filtered out, over every loop.
+func (n planNode) rowsRead(relation string) float64 {
+	var sum float64
+	if n.Relation == relation {
+		sum += (n.Rows + n.Removed) * n.Loops
+	}
+	for _, c := range n.Plans {
+		sum += c.rowsRead(relation)
+	}
+	return sum
 }

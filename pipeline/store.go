@@ -38,7 +38,7 @@ const flushTimeout = 30 * time.Second
 
 func newStore(pool *pgxpool.Pool) *store {
 	s := &store{pool: pool}
-	s.completes = newBatcher(1000, 2, s.flushCompletions)
+	s.completes = newBatcher(1000, 1, s.flushCompletions)
 	s.steps = newBatcher(1000, 2, s.flushSteps)
 	return s
 }
@@ -60,30 +60,27 @@ type claimRequest struct {
 // claim runs one claim pass; it answers the claimed rows and the ids of runs
 // it buried because their final attempt's lease lapsed.
 func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buriedRun, error) {
-	// The claim keeps custom plans: its generic plan cannot know how rare the
-	// worker's job names are in a queue, and read every claimable row of a
-	// queue shared with other jobs (150,000 rows: 45 ms a claim).
-	rows, err := s.pool.Query(ctx, sqlClaim, r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
 	var out []*claimed
 	var buried []buriedRun
-	for rows.Next() {
+	args := []any{r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease}
+	err := s.inTx(ctx, claimSettings, sqlClaim, args, func(rows pgx.Rows) error {
 		var isClaim bool
 		c := &claimed{}
 		if err := rows.Scan(&isClaim, (*[16]byte)(&c.id), (*[16]byte)(&c.runID), &c.name, &c.queue, &c.tenant, &c.input,
 			&c.attempt, &c.maxAttempt, &c.claims, &c.hasSteps, &c.now, &c.concurrencyKey, &c.traceParent); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if isClaim {
 			out = append(out, c)
 		} else {
 			buried = append(buried, buriedRun{id: c.id, name: c.name, queue: c.queue, attempt: c.attempt})
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, buried, rows.Err()
+	return out, buried, nil
 }
 
 type buriedRun struct {
@@ -129,7 +126,7 @@ func (s *store) flushSteps(ctx context.Context, items []stepWrite) ([]bool, erro
 // landed runs one batched statement and answers the ids it returned.
 func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.UUID]bool, error) {
 	got := map[uuid.UUID]bool{}
-	err := s.inTx(ctx, sql, args, func(rows pgx.Rows) error {
+	err := s.inTx(ctx, batchSettings, sql, args, func(rows pgx.Rows) error {
 		var id [16]byte
 		if err := rows.Scan(&id); err != nil {
 			return err
@@ -152,15 +149,28 @@ func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.U
 // made afresh at every execution (the generic one's estimate with unknown
 // arrays is higher), and planning cost about as much as executing. The
 // generic plan is made once per connection from the table's statistics and
-// made again when they change. (The claim is not one of them: see claim.)
+// made again when they change.
 const batchSettings = `select set_config('enable_nestloop', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`
 
-// inTx runs one batched statement in a transaction of its own under
-// batchSettings, sent as one pipelined batch: still one round trip.
-func (s *store) inTx(ctx context.Context, sql string, args []any, scan func(pgx.Rows) error) error {
+// claimSettings keep the claim on its generic plan too: it reads each
+// (queue, job name) pair through jobs_claimable, a plan that does not
+// depend on how many rows a name has, so planning it afresh for every pass
+// (half a millisecond, as much as running it) bought nothing. Sequential
+// scans are off for it: a plan made while the table is empty (a fresh
+// database, or one just cleaned up) would otherwise read the whole table
+// on every pass for as long as the connection keeps it. And JIT is off:
+// the cost a disabled scan adds to a plan (pipe.now() reads pipe.clock,
+// which is only ever scanned) would pass jit_above_cost and compile the
+// statement at every pass (12 ms each, 90 ms the first).
+const claimSettings = `select set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
+
+// inTx runs one statement in a transaction of its own under settings
+// (batchSettings or claimSettings), sent as one pipelined batch: still one
+// round trip.
+func (s *store) inTx(ctx context.Context, settings, sql string, args []any, scan func(pgx.Rows) error) error {
 	b := &pgx.Batch{}
 	b.Queue("begin")
-	b.Queue(batchSettings)
+	b.Queue(settings)
 	b.Queue(sql, args...)
 	b.Queue("commit")
 	br := s.pool.SendBatch(ctx, b)
@@ -272,7 +282,7 @@ func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration)
 		ids[i], claims[i] = r.id, r.claims
 	}
 	held := map[uuid.UUID]bool{}
-	err := s.inTx(ctx, sqlRenew, []any{binaryIDs(ids), claims, lease}, func(rows pgx.Rows) error {
+	err := s.inTx(ctx, batchSettings, sqlRenew, []any{binaryIDs(ids), claims, lease}, func(rows pgx.Rows) error {
 		var id [16]byte
 		var renewed bool
 		if err := rows.Scan(&id, &renewed); err != nil {

@@ -36,20 +36,34 @@ with clock as materialized (
     insert into pipe.events (job_id, kind, attempt, data, at)
     select id, 'lease.lapsed', attempt, jsonb_build_object('state', state), (select now from clock) from buried
 ), picked as (
+    -- Each (queue, job name) pair is read on its own through jobs_claimable,
+    -- oldest run_at first, and the oldest of them win the queue's room: a
+    -- claim reads the rows it may take and no others, whatever else the
+    -- queue holds. A name's rows beyond the room are locked only until this
+    -- statement commits.
     select p.id
-    from unnest($1::text[], $2::int[]) as q(queue, room)
-    -- a paused queue is never claimed, fleet-wide, from each worker's next pass
+    from (
+        select u.queue, u.room
+        from unnest($1::text[], $2::int[]) as u(queue, room)
+        -- a paused queue is never claimed, fleet-wide, from each worker's next pass
+        where not exists (select 1 from pipe.queue_pauses s where s.queue = u.queue)
+    ) q
     cross join lateral (
-        select j.id
-        from pipe.jobs j
-        where j.queue = q.queue
-          and j.state in ('ready', 'delayed', 'suspended')
-          and j.run_at <= (select now from clock)
-          and j.name = any($3)
-          and not exists (select 1 from pipe.queue_pauses p where p.queue = q.queue)
-        order by j.run_at
+        select c.id
+        from unnest($3::text[]) as n(name)
+        cross join lateral (
+            select j.id, j.run_at
+            from pipe.jobs j
+            where j.queue = q.queue
+              and j.name = n.name
+              and j.state in ('ready', 'delayed', 'suspended')
+              and j.run_at <= (select now from clock)
+            order by j.run_at
+            limit q.room
+            for update of j skip locked
+        ) c
+        order by c.run_at
         limit q.room
-        for update of j skip locked
     ) p
 ), claimed as (
     update pipe.jobs j set
