@@ -1,6 +1,9 @@
 package pipeline
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // goIdle is how long a pooled goroutine waits for more work before it ends.
 const goIdle = 10 * time.Second
@@ -33,10 +36,26 @@ func (p *goPool) serve(f func()) {
 		f()
 		f = nil
 		idle.Reset(goIdle)
-		select {
-		case f = <-p.work:
-		case <-idle.C:
+		if f = p.wait(idle); f == nil {
 			return
 		}
 	}
 }
+
+// wait waits for the next function, or answers nil when idle fires. It
+// waits with a stack frame of stackKept bytes, so that a collection finds
+// the goroutine's stack in use and does not halve it.
+//
+//go:noinline
+func (p *goPool) wait(idle *time.Timer) func() {
+	var keep [stackKept]byte
+	defer runtime.KeepAlive(&keep)
+	select {
+	case f := <-p.work:
+		return f
+	case <-idle.C:
+		return nil
+	}
+}
+
+const stackKept = 8 << 10

@@ -54,7 +54,8 @@ type Options struct {
 	// pickup-process only when the program can re-exec itself as the helper
 	// (it called [HelperMain]).
 	Only []string
-	// Slots is the worker's queue slots for work and pickup. Default 1,000.
+	// Slots is the worker's queue slots for work and pickup. Default 2,000,
+	// River's MaxWorkers in its own bench (and the anchor's).
 	Slots int
 	// BatchSize is the inputs per EnqueueMany call. Default 1,000 (River's
 	// bench inserts batches of 1,000); at most pipeline.MaxEnqueueBatch.
@@ -93,7 +94,7 @@ type Options struct {
 
 func (o Options) withDefaults() (Options, error) {
 	o.N = orInt(o.N, 100_000)
-	o.Slots = orInt(o.Slots, 1_000)
+	o.Slots = orInt(o.Slots, 2_000)
 	o.BatchSize = orInt(o.BatchSize, 1_000)
 	o.StepJobs = orInt(o.StepJobs, 3_000)
 	o.StepConcurrency = orInt(o.StepConcurrency, 64)

@@ -48,7 +48,7 @@ func (a *app) benchJobsCommand() *cobra.Command {
 	fl := c.Flags()
 	fl.IntVar(&o.N, "n", 0, "jobs for enqueue-many and work (default 100000)")
 	fl.StringSliceVar(&o.Only, "only", nil, "figures to run, comma-separated (default all)")
-	fl.IntVar(&o.Slots, "slots", 0, "worker slots for work and pickup (default 1000)")
+	fl.IntVar(&o.Slots, "slots", 0, "worker slots for work and pickup (default 2000, as River's bench)")
 	fl.IntVar(&o.StepJobs, "step-jobs", 0, "durable jobs for the steps figure (default 3000)")
 	fl.IntVar(&o.PickupSamples, "samples", 0, "jobs each pickup figure times (default 200)")
 	fl.IntVar(&o.Backlog, "backlog", 0, "jobs pickup-backlog queues beside its own (default 1000000)")
