@@ -26,6 +26,7 @@ type attempt[In any] struct {
 	sql    pageSQL
 	keys   keyKeeper
 	pq     *parquetEncoder // made by the first Parquet page
+	snap   *snapshotRead   // a snapshot export's read, from its first page
 }
 
 // open checks the input and opens the sink's bucket. A hostile prefix or a
@@ -60,6 +61,7 @@ func (a *attempt[In]) close() {
 	if a.pq != nil {
 		a.pq.spill.close()
 	}
+	a.snap.close()
 }
 
 // runSettings answers the declared settings with the input's overrides.

@@ -19,6 +19,7 @@ type table struct {
 	Primary []string
 	Uniques [][]string
 	Kind    string // r, p (tables), m (materialized view), v (view), f (foreign table)
+	OID     uint32
 }
 
 // readTable resolves the source table in the catalog.
@@ -33,7 +34,7 @@ func readTable(ctx context.Context, tx pgx.Tx, s Source) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &table{NotNull: map[string]bool{}, Kind: kind}
+	t := &table{NotNull: map[string]bool{}, Kind: kind, OID: oid}
 	if err := t.readColumns(ctx, tx, oid); err != nil {
 		return nil, err
 	}

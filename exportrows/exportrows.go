@@ -73,10 +73,16 @@ type cursor struct {
 	// After holds the text of the last key's values; nil before the first
 	// page.
 	After []string `json:"after,omitempty"`
-	Rows  int64    `json:"rows"`
-	Parts int      `json:"parts"`
-	Bytes int64    `json:"bytes"`
-	Done  bool     `json:"done,omitempty"`
+	// Block is, for a snapshot export, the block the next page starts at;
+	// Snapshot names the snapshot the last page was read in, and Snapshots
+	// counts those the pages so far were read in.
+	Block     int64  `json:"block,omitempty"`
+	Snapshot  string `json:"snapshot,omitempty"`
+	Snapshots int    `json:"snapshots,omitempty"`
+	Rows      int64  `json:"rows"`
+	Parts     int    `json:"parts"`
+	Bytes     int64  `json:"bytes"`
+	Done      bool   `json:"done,omitempty"`
 	// Part is the object this page wrote; nil for an empty last page.
 	Part *Part `json:"part,omitempty"`
 }

@@ -26,6 +26,7 @@ type exportIn struct {
 	Format      exportrows.Format `json:"format,omitempty"`
 	Compression string            `json:"compression,omitempty"`
 	PageRows    int               `json:"pageRows,omitempty"`
+	Order       exportrows.Order  `json:"order,omitempty"`
 	Run         string            `json:"run"`
 }
 
@@ -35,7 +36,7 @@ func options() exportrows.Options[exportIn] {
 		Name: "test.export",
 		Key:  func(in exportIn) string { return in.Run },
 		Source: func(in exportIn) exportrows.Source {
-			s := exportrows.Source{Table: in.Table, Query: in.Query, Args: in.Args, Key: in.Key, Columns: in.Columns, Where: in.Where}
+			s := exportrows.Source{Table: in.Table, Query: in.Query, Args: in.Args, Key: in.Key, Columns: in.Columns, Where: in.Where, Order: in.Order}
 			if in.Query != "" {
 				s.Name = "q"
 			}

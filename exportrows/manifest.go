@@ -28,7 +28,14 @@ type Manifest struct {
 	// PostgreSQL types (format_type's spelling).
 	Columns []Column `json:"columns"`
 	// Key is the ordering key: the rows are in its order, part after part.
-	Key         []string         `json:"key"`
+	// Empty for a snapshot export, whose rows are in storage order.
+	Key []string `json:"key"`
+	// Order is how the run read: key, or snapshot (see [Snapshot]).
+	Order Order `json:"order"`
+	// Snapshots is, for a snapshot export, how many snapshots its parts
+	// were read in: 1 is a point-in-time export; more means a resumed run
+	// read its later parts in a later snapshot.
+	Snapshots   int              `json:"snapshots,omitempty"`
 	Format      Format           `json:"format"`
 	Compression blob.Compression `json:"compression"`
 	// Parts are every object of the export, in order; none for an empty
@@ -87,7 +94,10 @@ func (a *attempt[In]) manifest(parts []Part, cur cursor) Manifest {
 	m := Manifest{
 		Name: p.Name, Source: "table", RunID: a.run.RunID, Key: p.Key,
 		Format: p.Settings.Format, Compression: p.Settings.Compression,
-		Parts: append([]Part{}, parts...), Rows: cur.Rows, Bytes: cur.Bytes, StartedAt: p.Started,
+		Parts: append([]Part{}, parts...), Rows: cur.Rows, Bytes: cur.Bytes, StartedAt: p.Started, Order: ByKey,
+	}
+	if p.Snapshot {
+		m.Order, m.Snapshots = Snapshot, max(cur.Snapshots, 1)
 	}
 	if p.Query {
 		m.Source = "query"

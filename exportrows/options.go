@@ -87,7 +87,31 @@ type Source struct {
 	// Default for a table: its primary key (a table without one is refused
 	// with X_EXPORT_KEY_INVALID). Required with Query.
 	Key []string
+	// Order is how the run walks the source: ByKey (the default) or, for a
+	// table or materialized view, Snapshot.
+	Order Order
 }
+
+// Order is how a run walks its source.
+type Order string
+
+const (
+	// ByKey reads keyset pages: PageRows rows after the last key, in the
+	// key's order, each page in its own transaction. A row updated during
+	// the run is exported once, as its page found it. The default ("").
+	ByKey Order = "key"
+	// Snapshot reads a table (or materialized view) in storage order, in
+	// ranges of blocks holding about PageRows rows each, and every page of
+	// an attempt in one REPEATABLE READ snapshot held from its first page
+	// to its last: a point-in-time export, as pg_dump makes, at the speed
+	// of a sequential scan. It needs no key, so a table without one can be
+	// exported. The snapshot holds back VACUUM's horizon while the run
+	// reads. A run resumed after a crash reads its remaining pages in a new
+	// snapshot: a row moved to another block between the two (a non-HOT
+	// update) can then be exported twice or not at all; the manifest's
+	// Snapshots says how many snapshots the parts were read in.
+	Snapshot Order = "snapshot"
+)
 
 // Sink is where a run writes: <Prefix>/<runId>/ in Bucket.
 type Sink struct {

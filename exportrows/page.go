@@ -13,27 +13,24 @@ import (
 	"github.com/pipekit/pipe/blob"
 )
 
-// page reads up to PageRows rows after cur's key and streams them into one
-// object: rows go from the connection straight into the encoder, which
-// writes through the compressor and the checksum into the bucket's
-// writer. No page of rows is ever held. A page that reads no row writes
-// nothing and ends the run.
+// page reads up to PageRows rows after cur's key (a snapshot export: the
+// next range of blocks) and streams them into one object: rows go from the
+// connection straight into the encoder, which writes through the
+// compressor and the checksum into the bucket's writer. No page of rows is
+// ever held. A keyset page that reads no row writes nothing and ends the
+// run; a snapshot page that reads none writes nothing, and the run goes on
+// to the next range unless this was the last.
 func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
-	if _, err := tx.Exec(ctx, sqlSession); err != nil {
-		return cur, err
-	}
-	set := a.plan.Settings
-	sql, args := a.sql.args(a.src, cur.After, set.PageRows)
-	rows, err := tx.Query(ctx, sql, args...)
+	rows, next, err := a.pageRows(ctx, tx, cur)
 	if err != nil {
 		return cur, err
 	}
 	defer rows.Close()
-	next := cursor{After: cur.After, Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes}
 	if !rows.Next() {
-		next.Done = true
+		next.Done = next.Done || !a.plan.Snapshot
 		return next, rows.Err()
 	}
+	set := a.plan.Settings
 	part := Part{Key: a.partKey(page)}
 	err = a.bucket.Write(ctx, part.Key, blob.WriteOptions{ContentType: contentType(set)}, func(w io.Writer) error {
 		return a.writePart(w, rows, &part)
@@ -41,10 +38,40 @@ func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor)
 	if err != nil {
 		return cur, err
 	}
-	next.After = a.keys.texts()
+	if !a.plan.Snapshot {
+		next.After, next.Done = a.keys.texts(), part.Rows < int64(set.PageRows)
+	}
 	next.Rows, next.Parts, next.Bytes = next.Rows+part.Rows, next.Parts+1, next.Bytes+part.Bytes
-	next.Done, next.Part = part.Rows < int64(set.PageRows), &part
+	next.Part = &part
 	return next, nil
+}
+
+// pageRows starts reading the page after cur and answers the cursor past
+// it (its totals not yet counted): a keyset page reads in the step's
+// transaction, a snapshot page in the attempt's snapshot.
+func (a *attempt[In]) pageRows(ctx context.Context, tx pgx.Tx, cur cursor) (pgx.Rows, cursor, error) {
+	next := cursor{After: cur.After, Block: cur.Block, Snapshot: cur.Snapshot, Snapshots: cur.Snapshots,
+		Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes}
+	if !a.plan.Snapshot {
+		if _, err := tx.Exec(ctx, sqlSession); err != nil {
+			return nil, next, err
+		}
+		sql, args := a.sql.args(a.src, cur.After, a.plan.Settings.PageRows)
+		rows, err := tx.Query(ctx, sql, args...)
+		return rows, next, err
+	}
+	snap, err := a.snapshot(ctx)
+	if err != nil {
+		return nil, next, err
+	}
+	if next.Snapshot != snap.token {
+		next.Snapshot, next.Snapshots = snap.token, next.Snapshots+1
+	}
+	to, last := a.blockRange(cur.Block)
+	next.Block, next.Done = to, last
+	sql, args := a.sql.blockArgs(a.src, cur.Block, to)
+	rows, err := snap.tx.Query(ctx, sql, args...)
+	return rows, next, err
 }
 
 // writePart encodes the rows, the first already read, into w.

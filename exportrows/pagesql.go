@@ -13,7 +13,9 @@ import (
 // values (the source's Args, the key, the page size) are parameters.
 type pageSQL struct {
 	first, next string
-	formats     pgx.QueryResultFormats
+	// snapNext and snapLast read a snapshot export's range of blocks.
+	snapNext, snapLast string
+	formats            pgx.QueryResultFormats
 }
 
 func newPageSQL(src Source, p plan, cols []column) pageSQL {
@@ -26,6 +28,11 @@ func newPageSQL(src Source, p plan, cols []column) pageSQL {
 		}
 	}
 	sel := "select " + strings.Join(exprs, ", ") + " from " + src.from()
+	if p.Snapshot {
+		q := pageSQL{formats: formats}
+		q.snapNext, q.snapLast = snapshotSQL(src, sel)
+		return q
+	}
 	order := " order by " + quoteAll(p.Key) + " limit "
 	n := len(src.Args)
 	params := make([]string, len(p.Key))
@@ -58,6 +65,16 @@ func (q pageSQL) args(src Source, after []string, limit int) (string, []any) {
 		args = append(args, v)
 	}
 	return q.next, append(args, limit)
+}
+
+// blockArgs answers a snapshot page's statement and its arguments: blocks
+// from up to to, or from on (to < 0).
+func (q pageSQL) blockArgs(src Source, from, to int64) (string, []any) {
+	args := append([]any{pgx.QueryExecModeDescribeExec, q.formats}, src.Args...)
+	if to < 0 {
+		return q.snapLast, append(args, tid(from))
+	}
+	return q.snapNext, append(args, tid(from), tid(to))
 }
 
 // whereOf answers the source's WHERE clause, or "".

@@ -16,11 +16,16 @@ import (
 // types, the ordering key, the output settings, the run's directory and
 // the start time (the database clock).
 type plan struct {
-	Name     string    `json:"name"`
-	Query    bool      `json:"query,omitempty"`
-	Columns  []colType `json:"columns"`
-	Hidden   []colType `json:"hidden,omitempty"` // key columns read, not exported
-	Key      []string  `json:"key"`
+	Name    string    `json:"name"`
+	Query   bool      `json:"query,omitempty"`
+	Columns []colType `json:"columns"`
+	Hidden  []colType `json:"hidden,omitempty"` // key columns read, not exported
+	Key     []string  `json:"key"`
+	// Snapshot: the run reads the table in storage order, Blocks blocks a
+	// page, in one snapshot per attempt (see [Snapshot]).
+	Snapshot bool      `json:"snapshot,omitempty"`
+	Blocks   int64     `json:"blocks,omitempty"`
+	OID      uint32    `json:"oid,omitempty"`
 	Settings Settings  `json:"settings"`
 	Dir      string    `json:"dir"`
 	Started  time.Time `json:"started"`
@@ -38,7 +43,7 @@ type colType struct {
 
 // makePlan reads the source's columns and key and settles the plan.
 func (a *attempt[In]) makePlan(ctx context.Context, tx pgx.Tx) (plan, error) {
-	p := plan{Name: a.src.label(), Query: a.src.Query != "", Key: a.src.Key, Settings: a.set, Dir: a.dir}
+	p := plan{Name: a.src.label(), Query: a.src.Query != "", Key: a.src.Key, Snapshot: a.src.snapshot(), Settings: a.set, Dir: a.dir}
 	if err := tx.QueryRow(ctx, sqlNow).Scan(&p.Started); err != nil {
 		return p, err
 	}
@@ -71,7 +76,11 @@ func (a *attempt[In]) tableColumns(ctx context.Context, tx pgx.Tx, p *plan) ([]c
 	if err != nil {
 		return nil, err
 	}
-	if err := a.tableKey(t, p); err != nil {
+	if p.Snapshot {
+		if err := a.snapshotPlan(ctx, tx, t, p); err != nil {
+			return nil, err
+		}
+	} else if err := a.tableKey(t, p); err != nil {
 		return nil, err
 	}
 	read := append(slices.Clone(names), without(p.Key, names)...)

@@ -21,4 +21,6 @@ var (
 	sqlColumnTypes  = mustQuery("column_types")
 	sqlNow          = mustQuery("now")
 	sqlSession      = mustQuery("session")
+	sqlPageBlocks   = mustQuery("page_blocks")
+	sqlTableBlocks  = mustQuery("table_blocks")
 )

@@ -23,6 +23,9 @@ func checkSource(s Source) error {
 	add(query && len(s.Key) == 0, "a Query needs its ordering Key")
 	add(query && s.Where != "", "Where filters a Table; a Query filters itself")
 	add(!table && s.Schema != "", "Schema names a Table's schema")
+	add(s.Order != "" && s.Order != ByKey && s.Order != Snapshot, "Order is key or snapshot")
+	add(s.Order == Snapshot && query, "a Query is read in its Key's order; Order snapshot reads a Table")
+	add(s.Order == Snapshot && len(s.Key) > 0, "Order snapshot reads in storage order and takes no Key")
 	faults = append(faults, nameFaults("Columns", s.Columns)...)
 	faults = append(faults, nameFaults("Key", s.Key)...)
 	if len(faults) == 0 {
@@ -48,6 +51,9 @@ func (s Source) from() string {
 	}
 	return s.ident()
 }
+
+// snapshot reports whether the source is read in snapshot order.
+func (s Source) snapshot() bool { return s.Order == Snapshot }
 
 // label answers the source's name in the manifest and in messages.
 func (s Source) label() string {

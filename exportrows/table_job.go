@@ -25,6 +25,8 @@ type TableExport struct {
 	Columns []string `json:"columns,omitempty"`
 	// Key is the ordering key; empty: the table's primary key.
 	Key []string `json:"key,omitempty"`
+	// Order is key (the default) or snapshot: see [Order].
+	Order Order `json:"order,omitempty"`
 	// Where is an SQL filter (the CLI's --where). It is the one place an
 	// operator's raw SQL goes in: it runs with the worker's privileges, in
 	// parentheses after WHERE, so only operators who may run SQL on the
@@ -51,7 +53,7 @@ func TableJob() *pipeline.Job[TableExport, Result] {
 		Key:   TableExport.key,
 		Check: TableExport.Check,
 		Source: func(in TableExport) Source {
-			return Source{Schema: in.Schema, Table: in.Table, Columns: in.Columns, Key: in.Key, Where: in.Where}
+			return Source{Schema: in.Schema, Table: in.Table, Columns: in.Columns, Key: in.Key, Where: in.Where, Order: in.Order}
 		},
 		Sink: TableExport.sink,
 		SettingsOf: func(in TableExport) Settings {
@@ -67,6 +69,10 @@ func TableJob() *pipeline.Job[TableExport, Result] {
 func (in TableExport) Check() error {
 	if strings.TrimSpace(in.Table) == "" {
 		return errcode.New(errcode.JobInputInvalid, "export: no table is named").WithFix("name the table to export")
+	}
+	if in.Order != "" && in.Order != ByKey && in.Order != Snapshot {
+		return errcode.New(errcode.JobInputInvalid, "export: the order is neither key nor snapshot").
+			WithFix("use the order key (keyset pages, the default) or snapshot (storage order, one snapshot)")
 	}
 	_, prefix, err := splitTo(in.To)
 	if err != nil {

@@ -12,10 +12,10 @@ import (
 
 // exportFlags are the export command's flags.
 type exportFlags struct {
-	to, format, compression, where string
-	columns, key                   []string
-	pageRows                       int
-	wait                           bool
+	to, format, compression, where, order string
+	columns, key                          []string
+	pageRows                              int
+	wait                                  bool
 }
 
 func (a *app) exportCommand() *cobra.Command {
@@ -24,7 +24,8 @@ func (a *app) exportCommand() *cobra.Command {
 		Use:   "export TABLE --to PREFIX",
 		Short: "Export a table to CSV, NDJSON or Parquet files in object storage",
 		Long: "export enqueues a run of pipe.export that reads TABLE (or schema.table) in keyset pages of\n" +
-			"--page-rows rows, never OFFSET, each page written as one object\n" +
+			"--page-rows rows, never OFFSET (or, with --order snapshot, in storage order, every page in\n" +
+			"one snapshot: a point-in-time export at the speed of a sequential scan), each page written as one object\n" +
 			"PREFIX/RUN/part-NNNNN.EXT[.gz|.zst], atomically, then PREFIX/RUN/manifest.json last: no\n" +
 			"manifest means the export is not complete. PREFIX is a bucket URL with a key prefix\n" +
 			"(s3://bucket/exports, gs://, azblob://, file:///dir, mem://) or a local directory. CSV cells\n" +
@@ -47,6 +48,7 @@ func (a *app) exportCommand() *cobra.Command {
 	fl.StringVar(&f.compression, "compression", "", "none, gzip or zstd (default none; parquet compresses inside with zstd)")
 	fl.StringSliceVar(&f.columns, "columns", nil, "the columns to export, in order; default all")
 	fl.StringSliceVar(&f.key, "key", nil, "the ordering key; default the table's primary key")
+	fl.StringVar(&f.order, "order", "key", "key (keyset pages in key order) or snapshot (storage order, one snapshot: a point-in-time export)")
 	fl.StringVar(&f.where, "where", "", "an SQL filter on the table's rows")
 	fl.IntVar(&f.pageRows, "page-rows", 0, "rows per page and object (default 100000)")
 	fl.BoolVar(&f.wait, "wait", false, "run the export in this process and wait for it")
@@ -69,7 +71,8 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 	}
 	schema, name := splitTable(table)
 	in := exportrows.TableExport{Schema: schema, Table: name, Columns: f.columns, Key: f.key, Where: f.where,
-		To: to, Format: exportrows.Format(f.format), Compression: f.compression, PageRows: f.pageRows}
+		To: to, Format: exportrows.Format(f.format), Compression: f.compression, PageRows: f.pageRows,
+		Order: exportrows.Order(f.order)}
 	return in, in.Check()
 }
 

@@ -1,0 +1,100 @@
+package exportrows
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// snapshotPlan settles a snapshot export's plan: a table or materialized
+// view (a view or a partitioned table has no storage of its own to walk),
+// no key, and the blocks a page reads.
+func (a *attempt[In]) snapshotPlan(ctx context.Context, tx pgx.Tx, t *table, p *plan) error {
+	if t.Kind != "r" && t.Kind != "m" {
+		return errcode.New(errcode.ExportSourceInvalid, "export %s: a snapshot export reads a table's storage; this is a view, a partitioned or a foreign table", p.Name).
+			WithFix("export it in key order (the default), or name the partitions one by one")
+	}
+	p.OID = t.OID
+	return tx.QueryRow(ctx, sqlPageBlocks, t.OID, p.Settings.PageRows).Scan(&p.Blocks)
+}
+
+// snapshotRead is an attempt's one REPEATABLE READ, read-only transaction,
+// held on a connection of its own from the attempt's first page to its
+// end: every page the attempt reads sees the table as it was when the
+// first one began.
+type snapshotRead struct {
+	tx     pgx.Tx
+	blocks int64  // the table's blocks, read in the snapshot
+	token  string // names the snapshot in the cursor, to count snapshots
+}
+
+// snapshot answers the attempt's snapshot, beginning it on first use.
+func (a *attempt[In]) snapshot(ctx context.Context) (*snapshotRead, error) {
+	if a.snap != nil {
+		return a.snap, nil
+	}
+	pool := pipeline.Pool(ctx)
+	if pool == nil {
+		return nil, errcode.New(errcode.Invariant, "export %s: a snapshot export runs in a job body", a.plan.Name)
+	}
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	s := &snapshotRead{tx: tx, token: newToken()}
+	if _, err = tx.Exec(ctx, sqlSession); err == nil {
+		err = tx.QueryRow(ctx, sqlTableBlocks, a.plan.OID).Scan(&s.blocks)
+	}
+	if err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	a.snap = s
+	return s, nil
+}
+
+func (s *snapshotRead) close() {
+	if s != nil {
+		_ = s.tx.Rollback(context.Background())
+	}
+}
+
+func newToken() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// blockRange answers the blocks a snapshot page starting at block from
+// reads: [from, to), or from on when it is the last page (to < 0), so that
+// the last page reads whatever the table holds past the blocks it had.
+func (a *attempt[In]) blockRange(from int64) (to int64, last bool) {
+	to = from + a.plan.Blocks
+	if to >= a.snap.blocks {
+		return -1, true
+	}
+	return to, false
+}
+
+// tid answers the text of the first tuple id of block b.
+func tid(b int64) string { return "(" + strconv.FormatInt(b, 10) + ",0)" }
+
+// snapshotSQL are a snapshot page's statements: a range of blocks, and the
+// last page's open range, by the tuple ids' range scan (PostgreSQL 14+).
+func snapshotSQL(src Source, sel string) (next, last string) {
+	n := len(src.Args)
+	from := "ctid >= " + param(n+1) + "::text::tid"
+	cond := strings.TrimPrefix(whereOf(src), " where ")
+	if cond != "" {
+		cond += " and "
+	}
+	return sel + " where " + cond + from + " and ctid < " + param(n+2) + "::text::tid",
+		sel + " where " + cond + from
+}
