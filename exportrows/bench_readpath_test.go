@@ -1,6 +1,7 @@
 package exportrows_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -23,7 +24,7 @@ import (
 // keyset pages of COPY, the key passed through a setting, each file
 // scanned quote-aware for its last record (and still without the formula
 // guard or RFC 3339 times); export is the export job itself (binary reads,
-// pipe's encoder, the job's steps).
+// pipe's encoder, the job's steps), in key order and in snapshot order.
 func BenchmarkCSVReadPath(b *testing.B) {
 	bn := benchOrders(b)
 	b.Run("anchor", func(b *testing.B) {
@@ -38,16 +39,17 @@ func BenchmarkCSVReadPath(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N*benchRows())/b.Elapsed().Seconds(), "rows/s")
 	})
-	b.Run("export", func(b *testing.B) { benchExportOn(b, bn) })
+	b.Run("export", func(b *testing.B) { benchExportOn(b, bn, exportrows.ByKey) })
+	b.Run("export-snapshot", func(b *testing.B) { benchExportOn(b, bn, exportrows.Snapshot) })
 }
 
-func benchExportOn(b *testing.B, bn *bundle) {
+func benchExportOn(b *testing.B, bn *bundle, order exportrows.Order) {
 	job := exportrows.MustNew(options())
 	startWorker(b, bn.pool, job)
 	b.ResetTimer()
 	for i := range b.N {
 		in := bn.in(b, "orders")
-		in.Run = "path" + strconv.Itoa(i)
+		in.Run, in.Order = "path"+string(order)+strconv.Itoa(i), order
 		res, err := job.Enqueue(context.Background(), bn.pool, in)
 		if err != nil {
 			b.Fatal(err)
@@ -95,8 +97,13 @@ func copyTo(b *testing.B, pool *pgxpool.Pool, sql string, after *string) *tailSc
 		b.Fatal(err)
 	}
 	defer f.Close()
-	sc := &tailScanner{w: io.MultiWriter(f, sha256.New())}
+	// Buffered as psql's stdio is: CopyTo hands over one message a row.
+	bw := bufio.NewWriterSize(f, 64<<10)
+	sc := &tailScanner{w: io.MultiWriter(bw, sha256.New())}
 	if _, err := tx.Conn().PgConn().CopyTo(ctx, sc, sql); err != nil {
+		b.Fatal(err)
+	}
+	if err := bw.Flush(); err != nil {
 		b.Fatal(err)
 	}
 	return sc

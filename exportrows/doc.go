@@ -43,6 +43,22 @@
 // the whole source. A row that changes behind the cursor is not read again;
 // a row inserted ahead of it is read.
 //
+// # Snapshot order
+//
+// A table or materialized view can instead be read in storage order
+// (Source.Order = [Snapshot]): each page reads a range of blocks holding
+// about PageRows rows, by a TID range scan, and every page of an attempt
+// reads in one REPEATABLE READ, read-only transaction that the attempt
+// holds on a connection of its own ([pipeline.Pool]) from its first page to
+// its last. The export is then one point in time, as pg_dump's is, and
+// reads at the speed of a sequential scan, where keyset pages by a random
+// key (a UUID) read the heap in random order. No key is needed: a table
+// without one exports. A query, a declared key and a view are refused. The
+// checkpoint keeps the next block. A run resumed after a crash reads its
+// remaining pages in a new snapshot: a row moved to another block between
+// the two (a non-HOT update) can then be exported twice or not at all, and
+// the manifest's Snapshots counts the snapshots the parts were read in.
+//
 // # Objects and the manifest
 //
 // A run writes <prefix>/<runId>/part-NNNNN.<ext> — .csv, .ndjson (each

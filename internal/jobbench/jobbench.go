@@ -342,5 +342,5 @@ func perSecond(n int, d time.Duration) float64 {
 }
 
 func ms(d time.Duration) string {
-	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+	return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
 }
