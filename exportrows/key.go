@@ -9,7 +9,7 @@ import (
 
 func keyErr(format string, args ...any) *errcode.Error {
 	return errcode.New(errcode.ExportKeyInvalid, format, args...).
-		WithFix("order the export by the primary key, or declare a Key of columns unique together and never NULL")
+		WithFix("order the export by the primary key, declare a Key of columns unique together and never NULL, or read a table in snapshot order (Order snapshot, --order snapshot), which needs no key")
 }
 
 // checkKey refuses a key the table cannot page by: none at all, a column
