@@ -75,3 +75,22 @@ func ExampleTableExport_Check() {
 	// X_BLOB_KEY_INVALID: key has a .. segment
 	// <nil>
 }
+
+// A nightly handoff of a whole table reads it in storage order, in one
+// snapshot: a point-in-time export at the speed of a sequential scan, for
+// a table without a key too. The manifest says so.
+func ExampleSnapshot() {
+	nightly := exportrows.MustNew(exportrows.Options[string]{
+		Name: "events.nightly",
+		Key:  func(day string) string { return day },
+		Source: func(string) exportrows.Source {
+			return exportrows.Source{Table: "events", Order: exportrows.Snapshot}
+		},
+		Sink: func(day string) exportrows.Sink {
+			return exportrows.Sink{Bucket: "s3://warehouse?region=eu-west-1", Prefix: "events/" + day}
+		},
+		Compression: "zstd",
+	})
+	fmt.Println(nightly.Name())
+	// Output: events.nightly
+}

@@ -85,7 +85,8 @@ type Source struct {
 	Name string
 	// Key is the ordering key, its columns unique together and never NULL.
 	// Default for a table: its primary key (a table without one is refused
-	// with X_EXPORT_KEY_INVALID). Required with Query.
+	// with X_EXPORT_KEY_INVALID). Required with Query. None in Snapshot
+	// order, which reads no key.
 	Key []string
 	// Order is how the run walks the source: ByKey (the default) or, for a
 	// table or materialized view, Snapshot.
