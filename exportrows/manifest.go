@@ -97,7 +97,7 @@ func (a *attempt[In]) manifest(parts []Part, cur cursor) Manifest {
 		Parts: append([]Part{}, parts...), Rows: cur.Rows, Bytes: cur.Bytes, StartedAt: p.Started, Order: ByKey,
 	}
 	if p.Snapshot {
-		m.Order, m.Snapshots = Snapshot, max(cur.Snapshots, 1)
+		m.Order, m.Snapshots, m.Key = Snapshot, max(cur.Snapshots, 1), []string{}
 	}
 	if p.Query {
 		m.Source = "query"
