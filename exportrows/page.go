@@ -50,8 +50,8 @@ func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor)
 // it (its totals not yet counted): a keyset page reads in the step's
 // transaction, a snapshot page in the attempt's snapshot.
 func (a *attempt[In]) pageRows(ctx context.Context, tx pgx.Tx, cur cursor) (pgx.Rows, cursor, error) {
-	next := cursor{After: cur.After, Block: cur.Block, Snapshot: cur.Snapshot, Snapshots: cur.Snapshots,
-		Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes}
+	next := cur
+	next.Done, next.Part = false, nil
 	if !a.plan.Snapshot {
 		if _, err := tx.Exec(ctx, sqlSession); err != nil {
 			return nil, next, err
@@ -67,7 +67,7 @@ func (a *attempt[In]) pageRows(ctx context.Context, tx pgx.Tx, cur cursor) (pgx.
 	if next.Snapshot != snap.token {
 		next.Snapshot, next.Snapshots = snap.token, next.Snapshots+1
 	}
-	to, last := a.blockRange(cur.Block)
+	to, last := a.blockRange(cur.Block, snap.blocks)
 	next.Block, next.Done = to, last
 	sql, args := a.sql.blockArgs(a.src, cur.Block, to)
 	rows, err := snap.tx.Query(ctx, sql, args...)

@@ -40,12 +40,9 @@ func newPageSQL(src Source, p plan, cols []column) pageSQL {
 		params[i] = param(n+1+i) + "::text::" + castOf(cols, k)
 	}
 	after := "(" + quoteAll(p.Key) + ") > (" + strings.Join(params, ", ") + ")"
-	if src.Where != "" {
-		after = "(" + src.Where + "\n) and " + after
-	}
 	return pageSQL{
 		first:   sel + whereOf(src) + order + param(n+1),
-		next:    sel + " where " + after + order + param(n+1+len(p.Key)),
+		next:    sel + whereAnd(src, after) + order + param(n+1+len(p.Key)),
 		formats: formats,
 	}
 }
@@ -75,6 +72,15 @@ func (q pageSQL) blockArgs(src Source, from, to int64) (string, []any) {
 		return q.snapLast, append(args, tid(from))
 	}
 	return q.snapNext, append(args, tid(from), tid(to))
+}
+
+// whereAnd answers a WHERE clause of the source's filter, if it has one,
+// and cond.
+func whereAnd(s Source, cond string) string {
+	if s.Where == "" {
+		return " where " + cond
+	}
+	return " where (" + s.Where + "\n) and " + cond
 }
 
 // whereOf answers the source's WHERE clause, or "".

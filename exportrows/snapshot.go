@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -73,11 +72,12 @@ func newToken() string {
 }
 
 // blockRange answers the blocks a snapshot page starting at block from
-// reads: [from, to), or from on when it is the last page (to < 0), so that
-// the last page reads whatever the table holds past the blocks it had.
-func (a *attempt[In]) blockRange(from int64) (to int64, last bool) {
+// reads, of a table of blocks blocks: [from, to), or from on when it is the
+// last page (to < 0), so that the last page reads whatever the table holds
+// past the blocks it had.
+func (a *attempt[In]) blockRange(from, blocks int64) (to int64, last bool) {
 	to = from + a.plan.Blocks
-	if to >= a.snap.blocks {
+	if to >= blocks {
 		return -1, true
 	}
 	return to, false
@@ -91,10 +91,5 @@ func tid(b int64) string { return "(" + strconv.FormatInt(b, 10) + ",0)" }
 func snapshotSQL(src Source, sel string) (next, last string) {
 	n := len(src.Args)
 	from := "ctid >= " + param(n+1) + "::text::tid"
-	cond := strings.TrimPrefix(whereOf(src), " where ")
-	if cond != "" {
-		cond += " and "
-	}
-	return sel + " where " + cond + from + " and ctid < " + param(n+2) + "::text::tid",
-		sel + " where " + cond + from
+	return sel + whereAnd(src, from+" and ctid < "+param(n+2)+"::text::tid"), sel + whereAnd(src, from)
 }

@@ -2,6 +2,7 @@ package exportrows_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,14 +32,24 @@ func firstColumn(t *testing.T, res exportrows.Result) []int {
 	return out
 }
 
+// padded makes table (n int, pad text) of rows rows numbered from 1, each
+// padded to width, analyzed, and answers a snapshot export of it in pages
+// of pageRows rows.
+func padded(t *testing.T, table string, rows, width, pageRows int) (*bundle, exportIn) {
+	t.Helper()
+	b := setup(t, fmt.Sprintf(`create table %[1]s(n int, pad text);
+		insert into %[1]s select i, repeat('x', %[3]d) from generate_series(1, %[2]d) i;
+		analyze %[1]s`, table, rows, width))
+	in := b.in(t, table)
+	in.Order, in.PageRows = exportrows.Snapshot, pageRows
+	return b, in
+}
+
 // A snapshot export walks a table with no key at all in ranges of blocks:
 // several parts, every row once, and a manifest that says how it read.
 func TestSnapshotExportReadsATableWithoutAKeyOnce(t *testing.T) {
-	b := setup(t, `create table loose(n int, pad text);
-		insert into loose select i, repeat('x', 200) from generate_series(1, 3000) i;
-		analyze loose`)
-	in := b.in(t, "loose")
-	in.Order, in.PageRows, in.Columns = exportrows.Snapshot, 500, []string{"n"}
+	b, in := padded(t, "loose", 3000, 200, 500)
+	in.Columns = []string{"n"}
 	res := b.export(t, options(), in)
 	got := firstColumn(t, res)
 	slices.Sort(got)
@@ -96,11 +107,8 @@ func TestSnapshotExportIsAPointInTime(t *testing.T) {
 // Killed after each of its steps, a snapshot export of a table at rest
 // resumes and ends with exactly the objects a clean run writes.
 func TestSnapshotExportCrashAtEveryBoundary(t *testing.T) {
-	b := setup(t, `create table wide(n int, pad text);
-		insert into wide select i, repeat('z', 300) from generate_series(1, 300) i;
-		analyze wide`)
-	in := b.in(t, "wide")
-	in.Order, in.PageRows, in.Compression = exportrows.Snapshot, 50, string(blob.CompressionGzip)
+	b, in := padded(t, "wide", 300, 300, 50)
+	in.Compression = string(blob.CompressionGzip)
 	bk := openBucket(t, b.bucket)
 	fixtures.MustCrashProof(t, b.pool, exportrows.MustNew(options()), in, fixtures.CrashProofOptions{
 		Reset:   func(ctx context.Context) error { return removeAll(ctx, bk, "exports/") },
@@ -133,11 +141,8 @@ func TestSnapshotExportRefusals(t *testing.T) {
 // A snapshot export filters with Where and its Args as a keyset one does:
 // the block range's parameters come after the filter's.
 func TestSnapshotExportFilters(t *testing.T) {
-	b := setup(t, `create table evens(n int, pad text);
-		insert into evens select i, repeat('w', 200) from generate_series(1, 1000) i;
-		analyze evens`)
-	in := b.in(t, "evens")
-	in.Order, in.PageRows, in.Columns = exportrows.Snapshot, 100, []string{"n"}
+	b, in := padded(t, "evens", 1000, 200, 100)
+	in.Columns = []string{"n"}
 	in.Where, in.Args = "n % $1 = $2", []any{2, 0}
 	got := firstColumn(t, b.export(t, options(), in))
 	slices.Sort(got)

@@ -30,6 +30,21 @@ func TestExportWaitsAndWritesAManifest(t *testing.T) {
 	}
 }
 
+// exportWaiting runs pipe export --wait --json with args and answers its
+// result, failing the test on a non-zero exit.
+func exportWaiting(t *testing.T, b *bundle, args ...string) exportrows.Result {
+	t.Helper()
+	r := b.pipe(t, append(append([]string{"export"}, args...), "--wait", "--json")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var res exportrows.Result
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // --order snapshot exports a table without a key, in storage order, and
 // round-trips through pipe import.
 func TestExportInSnapshotOrderRoundTrips(t *testing.T) {
@@ -38,14 +53,7 @@ func TestExportInSnapshotOrderRoundTrips(t *testing.T) {
 	b.exec(t, `create table heap(n int, label text); insert into heap select g, 'n' || g from generate_series(1, 500) g;
 		create table back (like heap)`)
 	dir := t.TempDir()
-	r := b.pipe(t, "export", "heap", "--to", dir, "--order", "snapshot", "--wait", "--json")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	var res exportrows.Result
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
-		t.Fatal(err)
-	}
+	res := exportWaiting(t, b, "heap", "--to", dir, "--order", "snapshot")
 	part := filepath.Join(dir, filepath.Dir(filepath.FromSlash(res.Manifest)), "part-00000.csv")
 	if r := b.pipe(t, "import", part, "--into", "back", "--wait"); r.code != 0 {
 		t.Fatalf("import exit %d\n%s", r.code, r.stderr)
@@ -67,14 +75,7 @@ func TestExportThenImportRoundTrips(t *testing.T) {
 		insert into src values (1, '=cmd()', '2026-01-01Z'), (2, '', null), (3, null, '2026-06-01 12:00Z');
 		create table dst (like src including all)`)
 	dir := t.TempDir()
-	r := b.pipe(t, "export", "src", "--to", dir, "--format", "parquet", "--wait", "--json")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	var res exportrows.Result
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
-		t.Fatal(err)
-	}
+	res := exportWaiting(t, b, "src", "--to", dir, "--format", "parquet")
 	part := filepath.Join(dir, filepath.Dir(filepath.FromSlash(res.Manifest)), "part-00000.parquet")
 	if r := b.pipe(t, "import", part, "--into", "dst", "--key", "id", "--wait"); r.code != 0 {
 		t.Fatalf("import exit %d\n%s", r.code, r.stderr)
