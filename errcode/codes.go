@@ -30,6 +30,7 @@ const (
 	JobCompensationFailed    Code = "X_JOB_COMPENSATION_FAILED"
 	JobOnSettledFailed       Code = "X_JOB_ON_SETTLED_FAILED"
 	JobKeyBusy               Code = "X_JOB_KEY_BUSY"
+	JobPanicked              Code = "X_JOB_PANICKED"
 	JobEventInvalid          Code = "X_JOB_EVENT_INVALID"
 	StepDuplicate            Code = "X_STEP_DUPLICATE"
 	StepOutputUnserializable Code = "X_STEP_OUTPUT_UNSERIALIZABLE"

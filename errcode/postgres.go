@@ -58,7 +58,9 @@ func init() {
 //
 // An err that already carries a code is answered unchanged, and nil is nil.
 // When ctx has ended, the failure is the caller's: the answer carries the
-// code of ctx's cause (X_DRAINING, X_JOB_TIMEOUT, ...), else X_ABORTED.
+// code of ctx's cause (X_DRAINING, X_JOB_TIMEOUT, ...), else X_ABORTED. Pass
+// context.Background() when the deadline was pipe's own, so that it reads as
+// a server that did not answer.
 func Postgres(ctx context.Context, err error, what string) error {
 	if err == nil {
 		return nil
@@ -66,7 +68,7 @@ func Postgres(ctx context.Context, err error, what string) error {
 	if _, ok := As(err); ok {
 		return err
 	}
-	if ctx != nil && ctx.Err() != nil && !isServerError(err) {
+	if ctx.Err() != nil && !isServerError(err) {
 		return ended(ctx, err, what)
 	}
 	var pg *pgconn.PgError
@@ -176,4 +178,13 @@ func isConnectionLost(err error) bool {
 // went away: the failure of a connection, not of a statement.
 func Unavailable(err error) bool {
 	return CodeOf(err) == PostgresUnavailable
+}
+
+// IsPostgres reports whether err's chain holds an error PostgreSQL reported,
+// a connection to it that could not be made, or one pgx had closed: what
+// [Postgres] codes by its SQLSTATE or as unavailable. A bare network error
+// or io.EOF is not enough: it may come from anything a program talks to.
+func IsPostgres(err error) bool {
+	var connect *pgconn.ConnectError
+	return err != nil && (isServerError(err) || errors.As(err, &connect) || errors.Is(err, pgconn.ErrConnClosed))
 }

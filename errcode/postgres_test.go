@@ -39,7 +39,7 @@ func TestPostgresClasses(t *testing.T) {
 			t.Errorf("%s is %s, want %s", code, got, want)
 		}
 	}
-	err := errcode.Postgres(nil, &pgconn.PgError{Code: "53100"}, "export")
+	err := errcode.Postgres(context.Background(), &pgconn.PgError{Code: "53100"}, "export")
 	if s, ok := errcode.RetryAfterSeconds(err); !ok || s <= 0 {
 		t.Fatalf("disk full carries no retry-after: %v", err)
 	}

@@ -91,11 +91,7 @@ func adminErr(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := errcode.As(err); ok {
-		return err
-	}
-	return errcode.Wrap(err, errcode.Invariant, "%s: %s", what, pgErrorCode(err)).
-		WithFix("check the database connection and that `pipe migrate` has run")
+	return errcode.Postgres(context.Background(), err, what)
 }
 
 func isLive(state string) bool {

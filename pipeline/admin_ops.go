@@ -97,6 +97,11 @@ func (a *Admin) Cancel(ctx context.Context, id, reason string) error {
 		if _, err := tx.Exec(ctx, sqlCancel, uid); err != nil {
 			return err
 		}
+		if state == "running" { // tell its worker now rather than at its next heartbeat
+			if _, err := tx.Exec(ctx, `select pg_notify($1, $2)`, cancelChannel, uid.String()); err != nil {
+				return err
+			}
+		}
 		return journal(ctx, tx, uid, evCancelled, "", map[string]string{"reason": reason})
 	}))
 }

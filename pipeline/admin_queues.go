@@ -17,6 +17,10 @@ type QueueStats struct {
 	Suspended int64  `json:"suspended"`
 	Failed    int64  `json:"failed"`
 	Dead      int64  `json:"dead"`
+	// Due counts the runs whose time has come (ready, delayed or suspended
+	// with run_at passed) and that wait for a slot. Due + Running is the
+	// queue's demand: the slots it could use now.
+	Due int64 `json:"due"`
 }
 
 // PauseQueue stops every worker claiming from queue, fleet-wide, from each
@@ -59,7 +63,7 @@ func (a *Admin) Queues(ctx context.Context) ([]QueueStats, error) {
 	var out []QueueStats
 	for rows.Next() {
 		var q QueueStats
-		if err := rows.Scan(&q.Queue, &q.Paused, &q.Ready, &q.Delayed, &q.Running, &q.Suspended, &q.Failed, &q.Dead); err != nil {
+		if err := rows.Scan(&q.Queue, &q.Paused, &q.Ready, &q.Delayed, &q.Running, &q.Suspended, &q.Failed, &q.Dead, &q.Due); err != nil {
 			return nil, adminErr("queues", err)
 		}
 		out = append(out, q)

@@ -160,3 +160,57 @@ func TestAnAbandonedBodyWritesNothingAfterStop(t *testing.T) {
 		t.Fatalf("an abandoned body wrote steps: %+v", d.Steps)
 	}
 }
+
+// An operator's cancel reaches a running body at once (the worker is told
+// by a notification) as X_JOB_CANCELLED, and counts as a cancel — not as a
+// lost lease, the metric to alert on.
+func TestACancelReachesTheRunningBodyAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  pipeline.WorkerConfig
+	}{
+		{"notified", pipeline.WorkerConfig{Lease: time.Hour, Heartbeat: time.Hour}},
+		{"at the heartbeat without LISTEN", pipeline.WorkerConfig{NoWake: true, Lease: 3 * time.Second, Heartbeat: 50 * time.Millisecond}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			pool := fixtures.DB(t)
+			started := make(chan struct{})
+			causes := make(chan error, 1)
+			j := pipeline.MustJob("cancelled-while-running", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+				close(started)
+				<-ctx.Done()
+				causes <- context.Cause(ctx)
+				_, err := pipeline.Step(ctx, "after", func(context.Context) (int, error) { return 1, nil })
+				return 0, err
+			})
+			logs := &logRecorder{}
+			c.cfg.Logger = slog.New(logs)
+			w := startWorker(t, pool, c.cfg, j)
+			if !c.cfg.NoWake {
+				logs.await(t, "jobs.wake.live")
+			}
+			res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
+			<-started
+			if err := pipeline.NewAdmin(pool).Cancel(ctx, res.ID, "test"); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case cause := <-causes:
+				if !errors.Is(cause, errcode.JobCancelled) {
+					t.Fatalf("the body's cause is %v", cause)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the body did not hear the cancel")
+			}
+			awaitStat(t, w.Stats().Cancelled.Load, 1)
+			d := awaitState(t, pool, res.ID, "cancelled")
+			if w.Stats().LeasesLost.Load() != 0 || logs.has("jobs.lease.lost") || logs.has("jobs.settle.unowned") || len(d.Steps) != 0 {
+				t.Fatalf("lost %d, logs %v, steps %+v", w.Stats().LeasesLost.Load(), logs.events, d.Steps)
+			}
+			if got := w.Outcomes()[pipeline.DefaultQueue]["cancelled"]; got != 1 {
+				t.Fatalf("outcomes %v", w.Outcomes())
+			}
+		})
+	}
+}

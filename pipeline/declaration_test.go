@@ -108,3 +108,18 @@ func FuzzDeclaration(f *testing.F) {
 		}
 	})
 }
+
+// A fleet-wide cap always waits: Fail is for a keyed cap only, and the
+// manifest shows it there.
+func TestAnUnkeyedCapThatFailsIsRefused(t *testing.T) {
+	_, err := pipeline.NewJob("capped", keyK, noop, pipeline.JobOptions[noInput]{
+		Concurrency: &pipeline.Concurrency[noInput]{Limit: 2, WhenBusy: pipeline.Fail}})
+	if !errors.Is(err, errcode.JobDeclarationInvalid) || !strings.Contains(err.Error(), "needs a Key") {
+		t.Fatalf("err = %v", err)
+	}
+	keyed := pipeline.MustJob("capped", keyK, noop, pipeline.JobOptions[noInput]{
+		Concurrency: &pipeline.Concurrency[noInput]{Limit: 1, Key: keyK, WhenBusy: pipeline.Fail}})
+	if m := keyed.Describe(); m.Concurrency == nil || m.Concurrency.WhenBusy != "fail" || !m.Concurrency.Keyed {
+		t.Fatalf("manifest %+v", m.Concurrency)
+	}
+}

@@ -150,7 +150,7 @@ func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOp
 	for lo := 0; lo < len(ins); lo += enqueueChunk {
 		hi := min(lo+enqueueChunk, len(ins))
 		// The last chunk carries the wake, in its own statement.
-		wake := hi == len(ins) && j.wakes.allow(time.Now())
+		wake := hi == len(ins) && wakeAllowed(db, j.spec.queue, time.Now())
 		if err := j.writeChunk(ctx, db, rows, lo, hi, o, wake, out); err != nil {
 			return nil, err
 		}
@@ -174,19 +174,19 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 	}
 	rows, err := db.Query(ctx, sqlEnqueue, args...)
 	if err != nil {
-		return enqueueErr(j.spec.name, err)
+		return enqueueErr(ctx, j.spec.name, err)
 	}
 	inserted := map[uuid.UUID]bool{}
 	for rows.Next() {
 		var id [16]byte
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return enqueueErr(j.spec.name, err)
+			return enqueueErr(ctx, j.spec.name, err)
 		}
 		inserted[id] = true
 	}
 	if err := rows.Err(); err != nil {
-		return enqueueErr(j.spec.name, err)
+		return enqueueErr(ctx, j.spec.name, err)
 	}
 	var missing []int
 	for i := lo; i < hi; i++ {
@@ -239,21 +239,21 @@ func uniqueKeys(tenants, keys []string) map[[2]string]bool {
 func (j *Job[In, Out]) readLive(ctx context.Context, db DB, tenants, keys []string, live map[[2]string]EnqueueResult) error {
 	rows, err := db.Query(ctx, sqlLiveByKeys, j.spec.name, tenants, keys)
 	if err != nil {
-		return enqueueErr(j.spec.name, err)
+		return enqueueErr(ctx, j.spec.name, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id, runID uuid.UUID
 		var tenant, key string
 		if err := rows.Scan(&id, &runID, &tenant, &key); err != nil {
-			return enqueueErr(j.spec.name, err)
+			return enqueueErr(ctx, j.spec.name, err)
 		}
 		live[[2]string{tenant, key}] = EnqueueResult{ID: id.String(), RunID: runID.String()}
 	}
-	return enqueueErr(j.spec.name, rows.Err())
+	return enqueueErr(ctx, j.spec.name, rows.Err())
 }
 
-func enqueueErr(name string, err error) error {
+func enqueueErr(ctx context.Context, name string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -262,24 +262,13 @@ func enqueueErr(name string, err error) error {
 		return errcode.Wrap(err, errcode.IDInvalid, "job %s: the run id already names a run", name).
 			WithFix("pass a fresh run id, or leave RunID empty")
 	}
-	if _, ok := errcode.As(err); ok {
-		return err
-	}
-	return errcode.Wrap(err, errcode.Invariant, "job %s: enqueue: %s", name, pgErrorCode(err)).
-		WithFix("check the database connection and that `pipe migrate` has run")
+	return errcode.Postgres(ctx, err, "job "+name+": enqueue")
 }
 
-// pgErrorCode answers a driver error's SQLSTATE, or "database error": never
-// its message, which may quote a value.
-func pgErrorCode(err error) string {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return "SQLSTATE " + pgErr.Code
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err.Error()
-	}
-	return "database error"
+// safeErr answers a database failure as logs may print it: its code and
+// SQLSTATE, never the server's message, which may quote a value.
+func safeErr(err error) string {
+	return errcode.Postgres(context.Background(), err, "database").Error()
 }
 
 // tenantChecked answers the tenant a run is stored under, refusing an explicit

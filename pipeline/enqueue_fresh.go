@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/errcode"
 )
 
 // A chunk of new keys is written without ON CONFLICT. The live-key check of
@@ -103,10 +104,10 @@ func (j *Job[In, Out]) insertFresh(ctx context.Context, db DB, args []any, lo, h
 		return false, nil
 	}
 	if err != nil {
-		return false, enqueueErr(j.spec.name, err)
+		return false, enqueueErr(ctx, j.spec.name, err)
 	}
 	if n != hi-lo {
-		return false, enqueueErr(j.spec.name, errors.New("the insert wrote fewer rows than it was given"))
+		return false, errcode.New(errcode.Invariant, "job %s: the insert wrote fewer rows than it was given", j.spec.name)
 	}
 	for i := lo; i < hi; i++ {
 		out[i] = EnqueueResult{ID: r.ids[i].String(), RunID: r.runIDs[i].String()}

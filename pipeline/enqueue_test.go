@@ -255,3 +255,24 @@ func TestEnqueueManyInATransactionSurvivesAHeldKey(t *testing.T) {
 		}
 	}
 }
+
+// An enqueue whose context ended answers the context's own code, not a
+// database failure: X_DRAINING from a draining caller, X_ABORTED from a
+// plain cancel.
+func TestAnEnqueueWhoseContextEndedAnswersItsCode(t *testing.T) {
+	pool := fixtures.DB(t)
+	j := payloadJob("ctx-ended")
+	draining, stop := context.WithCancelCause(context.Background())
+	stop(errcode.New(errcode.Draining, "draining"))
+	if _, err := j.Enqueue(draining, pool, payload{K: "a"}); errcode.CodeOf(err) != errcode.Draining {
+		t.Fatalf("a drained enqueue: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := j.EnqueueMany(cancelled, pool, []payload{{K: "a"}, {K: "b"}}); errcode.CodeOf(err) != errcode.Aborted {
+		t.Fatalf("a cancelled enqueue: %v", err)
+	}
+	if n := countJobs(t, pool, "ctx-ended"); n != 0 {
+		t.Fatalf("%d rows written", n)
+	}
+}

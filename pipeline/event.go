@@ -110,7 +110,7 @@ func resumeWait[T any](ctx context.Context, rs *runState, name string, ws waitSt
 	var payload json.RawMessage
 	err := rs.w.pool.QueryRow(ctx, sqlFindEvent, ws.Event, ws.Since, ws.Match).Scan(&payload)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return zero, false, errcode.Wrap(err, errcode.Invariant, "step %s: event read: %s", name, pgErrorCode(err))
+		return zero, false, errcode.Postgres(ctx, err, "step "+name+": event read")
 	}
 	answer := eventAnswer{OK: err == nil, Payload: payload}
 	if !answer.OK && rs.claimNow().Before(ws.Deadline) {
@@ -165,7 +165,7 @@ func PublishEvent(ctx context.Context, db DB, event string, payload any) (int64,
 	}
 	var id, woke int64
 	if err := db.QueryRow(ctx, sqlPublishEvent, event, raw).Scan(&id, &woke); err != nil {
-		return 0, errcode.Wrap(err, errcode.Invariant, "publish: %s", pgErrorCode(err)).WithFix("check the database connection")
+		return 0, errcode.Postgres(ctx, err, "publish")
 	}
 	return id, nil
 }

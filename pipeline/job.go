@@ -64,7 +64,8 @@ type Concurrency[In any] struct {
 	Key func(In) string
 	// WhenBusy is what a claim over the cap does: Wait (default) defers the
 	// run without spending an attempt; Fail settles it "failed" with
-	// X_JOB_KEY_BUSY, its body never run.
+	// X_JOB_KEY_BUSY, its body never run. Fail needs a Key: a fleet-wide
+	// cap always waits, and declaring Fail without a Key is refused.
 	WhenBusy WhenBusy
 }
 
@@ -85,7 +86,6 @@ type Job[In, Out any] struct {
 	key       func(In) string
 	body      Body[In, Out]
 	opts      JobOptions[In]
-	wakes     *wakeThrottle
 	fresh     *freshGate // see enqueue_fresh.go
 	onSettled func(ctx context.Context, s Settled[In, Out]) error
 }
@@ -138,7 +138,7 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 			spec.whenBusy = Wait
 		}
 	}
-	return &Job[In, Out]{spec: spec, key: key, body: body, opts: o, wakes: newWakeThrottle(), fresh: &freshGate{}}, nil
+	return &Job[In, Out]{spec: spec, key: key, body: body, opts: o, fresh: &freshGate{}}, nil
 }
 
 // MustJob is [NewJob] that panics on a bad declaration, for package-level
@@ -237,7 +237,11 @@ func concurrencyFaults[In any](c *Concurrency[In]) []string {
 		out = append(out, "Concurrency.Limit must be 1 or more")
 	}
 	switch c.WhenBusy {
-	case "", Wait, Fail:
+	case "", Wait:
+	case Fail:
+		if c.Key == nil {
+			out = append(out, "Concurrency.WhenBusy fail needs a Key: a fleet-wide cap always waits")
+		}
 	default:
 		out = append(out, "Concurrency.WhenBusy must be wait or fail")
 	}

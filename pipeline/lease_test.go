@@ -68,8 +68,9 @@ func TestLostLeaseCancelsTheBody(t *testing.T) {
 	logs.await(t, "jobs.lease.lost")
 }
 
-// A lease that lapses on the final attempt is settled dead by the next claim.
-func TestFinalAttemptLapseIsBuriedByTheNextClaim(t *testing.T) {
+// A lease that lapses on the final attempt is settled dead by the next claim,
+// and the job's OnSettled hook hears it.
+func TestFinalAttemptLapseIsBuriedByTheNextClaimAndHeard(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
 	started, release := make(chan struct{}), make(chan struct{})
@@ -79,6 +80,8 @@ func TestFinalAttemptLapseIsBuriedByTheNextClaim(t *testing.T) {
 		<-release
 		return 0, nil
 	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	heard := make(chan pipeline.Settled[noInput, int], 2)
+	hang.OnSettled(func(_ context.Context, s pipeline.Settled[noInput, int]) error { heard <- s; return nil })
 	startWorker(t, pool, pipeline.WorkerConfig{ID: "a", Queues: map[string]int{"default": 1}, Lease: 200 * time.Millisecond, Heartbeat: time.Hour}, hang)
 	res, _ := hang.Enqueue(ctx, pool, noInput{K: "x"})
 	<-started
@@ -91,5 +94,20 @@ func TestFinalAttemptLapseIsBuriedByTheNextClaim(t *testing.T) {
 	logs.await(t, "jobs.claim.exhausted")
 	if b.Stats().DeadLettered.Load() != 1 {
 		t.Fatalf("dead-lettered %d", b.Stats().DeadLettered.Load())
+	}
+	// OnSettled hears the burial once, with the input and the lease's error.
+	select {
+	case s := <-heard:
+		if s.Outcome != pipeline.OutcomeDeadLettered || s.ID != res.ID || s.Input == nil || s.Input.K != "x" ||
+			s.Error == nil || s.Error.Code != string(errcode.JobLeaseLost) {
+			t.Fatalf("OnSettled heard %+v", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("OnSettled did not hear the run the claim buried")
+	}
+	select {
+	case s := <-heard:
+		t.Fatalf("OnSettled heard the burial twice: %+v", s)
+	case <-time.After(200 * time.Millisecond):
 	}
 }

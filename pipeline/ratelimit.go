@@ -70,7 +70,7 @@ func SpendBudget(ctx context.Context, db DB, bucket string, limit int, window ti
 	var wait float64
 	err := db.QueryRow(ctx, sqlSpendBudget, bucket, limit, window).Scan(&spent, &wait)
 	if err != nil {
-		return errcode.Wrap(err, errcode.Invariant, "budget: %s", pgErrorCode(err)).WithFix("check the database connection")
+		return errcode.Postgres(ctx, err, "budget "+bucket)
 	}
 	if spent {
 		return nil

@@ -11,9 +11,10 @@ import (
 )
 
 var (
-	sqlFenceTx       = mustQuery("fence_tx")
-	sqlFenceTxStatus = mustQuery("fence_tx_status")
-	sqlStatus        = mustQuery("status")
+	sqlFenceTx         = mustQuery("fence_tx")
+	sqlFenceTxStatus   = mustQuery("fence_tx_status")
+	sqlFenceTxProgress = mustQuery("fence_tx_progress")
+	sqlStatus          = mustQuery("status")
 )
 
 // FencedTx runs fn in a transaction that commits only while this attempt
@@ -42,38 +43,74 @@ func FencedTx(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) (stat
 		return errcode.Wrap(cause, errcode.Aborted, "job %s: a fenced transaction refused to begin: the run was cancelled (%s)", rs.spec.name, errcode.CodeOf(cause)).
 			WithFix("none: the run is retried or interrupted as its cancellation says")
 	}
-	return pgx.BeginFunc(ctx, rs.w.pool, func(tx pgx.Tx) error {
-		status, err := fn(ctx, tx)
-		if err != nil {
-			return err
+	var fnErr error
+	var reset bool
+	err := pgx.BeginTxFunc(ctx, rs.w.pool, rs.w.fencedTxOptions, func(tx pgx.Tx) error {
+		var status any
+		if status, fnErr = fn(ctx, tx); fnErr != nil {
+			return txFailure(ctx, tx, fnErr, "job "+rs.spec.name+": fenced transaction")
 		}
-		return rs.fence(ctx, tx, status)
+		var err error
+		reset, err = rs.fence(ctx, tx, status)
+		return err
 	})
+	if err != nil && fnErr == nil {
+		return errcode.Postgres(ctx, err, "job "+rs.spec.name+": fenced transaction")
+	}
+	if err == nil && reset {
+		rs.progressed()
+	}
+	return err
 }
 
 // fence locks the run's row on this attempt's claim inside tx, storing status
-// when there is one.
-func (rs *runState) fence(ctx context.Context, tx pgx.Tx, status any) error {
-	sql, args := sqlFenceTx, []any{rs.row.id, rs.row.claims}
+// when there is one. An attempt's first fence on a run that earlier attempts
+// failed or lapsed on gives those attempts back: a long-lived run that
+// commits its work is never buried by crashes spread over its life, while
+// one that crashes before committing anything is counted as usual.
+func (rs *runState) fence(ctx context.Context, tx pgx.Tx, status any) (reset bool, err error) {
+	var raw []byte
 	if status != nil {
-		raw, err := json.Marshal(status)
-		if err != nil {
-			return errcode.Wrap(err, errcode.Invariant, "job %s: the status document does not encode as JSON", rs.spec.name).
+		var err error
+		if raw, err = json.Marshal(status); err != nil {
+			return false, errcode.Wrap(err, errcode.Invariant, "job %s: the status document does not encode as JSON", rs.spec.name).
 				WithFix("answer a JSON-encodable status")
 		}
+	}
+	resets := rs.resetsAttempts()
+	sql, args := sqlFenceTx, []any{rs.row.id, rs.row.claims}
+	switch {
+	case resets:
+		sql, args = sqlFenceTxProgress, append(args, raw)
+	case raw != nil:
 		sql, args = sqlFenceTxStatus, append(args, raw)
 	}
 	var id uuid.UUID
-	err := tx.QueryRow(ctx, sql, args...).Scan(&id)
+	err = tx.QueryRow(ctx, sql, args...).Scan(&id)
 	if err == pgx.ErrNoRows {
-		return errcode.New(errcode.JobLeaseLost, "job %s: a fenced transaction was rolled back: this attempt no longer holds the run", rs.spec.name).
+		return false, errcode.New(errcode.JobLeaseLost, "job %s: a fenced transaction was rolled back: this attempt no longer holds the run", rs.spec.name).
 			WithFix("none: the lease lapsed or the run was cancelled; nothing of the transaction landed")
 	}
 	if err != nil {
-		return errcode.Wrap(err, errcode.Invariant, "job %s: fence: %s", rs.spec.name, pgErrorCode(err)).
-			WithFix("check the database connection; the attempt is retried")
+		return false, errcode.Postgres(ctx, err, "job "+rs.spec.name+": fence")
 	}
-	return nil
+	return resets, nil
+}
+
+// resetsAttempts answers whether this attempt's next fence gives back the
+// attempts earlier ones spent.
+func (rs *runState) resetsAttempts() bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.row.attempt > 1 && !rs.spec.compensates
+}
+
+// progressed records that a fence gave back the run's spent attempts: the
+// settle counts this attempt as the first.
+func (rs *runState) progressed() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.row.attempt = 1
 }
 
 // StoredStatus decodes the run's status document, as the last [FencedTx] that

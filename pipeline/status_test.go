@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -144,5 +145,38 @@ func TestFencedTxRefusesPastACancel(t *testing.T) {
 	}
 	if err := <-got; !errors.Is(err, errcode.Aborted) || ran {
 		t.Fatalf("FencedTx past a drain answered %v (fn ran: %v); want X_ABORTED", err, ran)
+	}
+}
+
+// A run that commits progress through FencedTx is never buried by failures
+// spread over its life: an attempt's first fence gives back what earlier
+// attempts spent. One that fails before committing anything is counted as
+// usual.
+func TestFencedProgressGivesBackSpentAttempts(t *testing.T) {
+	pool := fixtures.DB(t)
+	ctx := context.Background()
+	var attempts []int
+	progressing := pipeline.MustJob("progressing", keyK, func(ctx context.Context, r *pipeline.Run[noInput]) (int, error) {
+		attempts = append(attempts, r.Attempt)
+		err := pipeline.FencedTx(ctx, func(ctx context.Context, tx pgx.Tx) (any, error) { return tally{Writes: len(attempts)}, nil })
+		if err != nil || len(attempts) < 5 {
+			return 0, errors.Join(err, errors.New("fails after committing a batch"))
+		}
+		return len(attempts), nil
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
+	stuck := pipeline.MustJob("stuck", keyK, func(ctx context.Context, r *pipeline.Run[noInput]) (int, error) {
+		return 0, errors.New("fails before committing anything")
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
+	a, _ := progressing.Enqueue(ctx, pool, noInput{K: "a"})
+	b, _ := stuck.Enqueue(ctx, pool, noInput{K: "b"})
+	startWorker(t, pool, pipeline.WorkerConfig{}, progressing, stuck)
+	if d := awaitState(t, pool, a.ID, "done", "dead"); d.State != "done" || string(d.Result) != "5" {
+		t.Fatalf("the progressing run is %s (%s) after attempts %v", d.State, d.Result, attempts)
+	}
+	if d := awaitState(t, pool, b.ID, "done", "dead"); d.State != "dead" || d.Attempt != 2 {
+		t.Fatalf("the stuck run is %s at attempt %d", d.State, d.Attempt)
+	}
+	if want := []int{1, 2, 2, 2, 2}; !slices.Equal(attempts, want) {
+		t.Fatalf("the body saw attempts %v; want %v", attempts, want)
 	}
 }

@@ -59,9 +59,8 @@ type claimRequest struct {
 
 // claim runs one claim pass; it answers the claimed rows and the ids of runs
 // it buried because their final attempt's lease lapsed.
-func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buriedRun, error) {
-	var out []*claimed
-	var buried []buriedRun
+func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []*claimed, error) {
+	var out, buried []*claimed
 	args := []any{r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease}
 	err := s.inTx(ctx, claimSettings, sqlClaim, args, func(rows pgx.Rows) error {
 		var isClaim bool
@@ -73,7 +72,7 @@ func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buried
 		if isClaim {
 			out = append(out, c)
 		} else {
-			buried = append(buried, buriedRun{id: c.id, name: c.name, queue: c.queue, attempt: c.attempt})
+			buried = append(buried, c)
 		}
 		return nil
 	})
@@ -81,12 +80,6 @@ func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []buried
 		return nil, nil, err
 	}
 	return out, buried, nil
-}
-
-type buriedRun struct {
-	id          uuid.UUID
-	name, queue string
-	attempt     int
 }
 
 func (s *store) flushCompletions(ctx context.Context, items []completion) ([]bool, error) {
@@ -215,8 +208,7 @@ func (s *store) complete(ctx context.Context, row *claimed, result json.RawMessa
 func (s *store) appendStep(ctx context.Context, row *claimed, kind, step string, data json.RawMessage) error {
 	ok, err := s.steps.do(ctx, stepWrite{id: row.id, claims: row.claims, kind: kind, step: step, data: data})
 	if err != nil {
-		return errcode.Wrap(err, errcode.Invariant, "step %s: journal write: %s", step, pgErrorCode(err)).
-			WithFix("check the database connection; the attempt is retried")
+		return errcode.Postgres(ctx, err, "step "+step+": journal write")
 	}
 	if !ok {
 		return leaseLostErr(row.name, step)
@@ -234,22 +226,36 @@ func leaseLostErr(job, step string) error {
 // together or not at all.
 func (s *store) stepTx(ctx context.Context, row *claimed, step string, fn func(pgx.Tx) (json.RawMessage, error)) (json.RawMessage, error) {
 	var raw json.RawMessage
+	var fnErr error
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var err error
-		if raw, err = fn(tx); err != nil {
-			return err
+		if raw, fnErr = fn(tx); fnErr != nil {
+			return txFailure(ctx, tx, fnErr, "step "+step)
 		}
 		if cause := context.Cause(ctx); cause != nil {
 			return abortedErr(row.name, step, cause)
 		}
 		var id uuid.UUID
-		err = tx.QueryRow(ctx, sqlFenceStep, row.id, row.claims, step, raw).Scan(&id)
+		err := tx.QueryRow(ctx, sqlFenceStep, row.id, row.claims, step, raw).Scan(&id)
 		if err == pgx.ErrNoRows {
 			return leaseLostErr(row.name, step)
 		}
 		return err
 	})
+	if err != nil && fnErr == nil {
+		err = errcode.Postgres(ctx, err, "step "+step)
+	}
 	return raw, err
+}
+
+// txFailure codes the failure of a body's statement in a transaction pipe
+// began for it: when the transaction's connection is gone, the database
+// went away (a raw network error says no more); a server error is coded by
+// its SQLSTATE; anything else is the body's own and stays as it is.
+func txFailure(ctx context.Context, tx pgx.Tx, err error, what string) error {
+	if errcode.IsPostgres(err) || tx.Conn().IsClosed() {
+		return errcode.Postgres(ctx, err, what)
+	}
+	return err
 }
 
 // fail settles one failed attempt; it answers whether the fence held.
@@ -273,22 +279,38 @@ func (s *store) deferRun(ctx context.Context, row *claimed, delay time.Duration,
 	return err == nil, err
 }
 
-// renew extends the leases of held runs. It answers, per id still held,
-// whether the renewal landed (true) or the row was busy under another
-// statement's lock and is still this worker's (false).
-func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration) (map[uuid.UUID]bool, error) {
+// renewal is what a renewal found of one held run.
+type renewal int
+
+const (
+	renewed   renewal = iota + 1 // the lease is extended
+	busy                         // locked by another statement, still this worker's
+	cancelled                    // an operator cancelled it
+)
+
+// renew extends the leases of held runs. It answers, per id still this
+// worker's, whether the renewal landed, the row was busy under another
+// statement's lock, or an operator cancelled the run.
+func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration) (map[uuid.UUID]renewal, error) {
 	ids, claims := make([]uuid.UUID, len(rows)), make([]int32, len(rows))
 	for i, r := range rows {
 		ids[i], claims[i] = r.id, r.claims
 	}
-	held := map[uuid.UUID]bool{}
+	held := map[uuid.UUID]renewal{}
 	err := s.inTx(ctx, batchSettings, sqlRenew, []any{binaryIDs(ids), claims, lease}, func(rows pgx.Rows) error {
 		var id [16]byte
-		var renewed bool
-		if err := rows.Scan(&id, &renewed); err != nil {
+		var landed *bool
+		if err := rows.Scan(&id, &landed); err != nil {
 			return err
 		}
-		held[id] = renewed
+		switch {
+		case landed == nil:
+			held[id] = cancelled
+		case *landed:
+			held[id] = renewed
+		default:
+			held[id] = busy
+		}
 		return nil
 	})
 	return held, err

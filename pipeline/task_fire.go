@@ -63,9 +63,5 @@ func (t *Task) entryColumns(o Occurrence) (*entryColumns, error) {
 // taskStoreErr wraps a store error once, naming the task and the statement,
 // never quoting the driver's message.
 func taskStoreErr(task, what string, err error) error {
-	if _, ok := errcode.As(err); ok {
-		return err
-	}
-	return errcode.Wrap(err, errcode.Invariant, "task %s: %s: %s", task, what, pgErrorCode(err)).
-		WithFix("check the database connection and that `pipe migrate` has run")
+	return errcode.Postgres(context.Background(), err, "task "+task+": "+what)
 }

@@ -1,15 +1,24 @@
 package pipeline
 
 import (
+	"fmt"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // wakeChannel is the LISTEN channel enqueues notify on.
 const wakeChannel = "pipe_jobs"
 
+// cancelChannel is the LISTEN channel [Admin.Cancel] notifies with the id of
+// a running run it cancelled, so that the worker holding it cancels its body
+// at once instead of at its next heartbeat.
+const cancelChannel = "pipe_cancel"
+
 // DefaultWakeThrottle is the least time between two wake notifications for
-// one queue from one process.
+// one queue from one process to one server.
 const DefaultWakeThrottle = 250 * time.Millisecond
 
 // wakeThrottle lets at most one notification per window through.
@@ -18,8 +27,6 @@ type wakeThrottle struct {
 	last   time.Time
 	window time.Duration
 }
-
-func newWakeThrottle() *wakeThrottle { return &wakeThrottle{window: DefaultWakeThrottle} }
 
 func (w *wakeThrottle) allow(now time.Time) bool {
 	w.mu.Lock()
@@ -31,11 +38,80 @@ func (w *wakeThrottle) allow(now time.Time) bool {
 	return true
 }
 
+func (w *wakeThrottle) setWindow(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.window = d
+}
+
+// wakeThrottles are the process's throttles, one per (server, queue): every
+// notifying commit on a server queues behind one lock, so the bound is per
+// queue, whichever job enqueues into it. windows holds the queues whose
+// window SetWakeThrottle changed.
+var wakeThrottles = struct {
+	sync.Mutex
+	byQueue map[[2]string]*wakeThrottle
+	windows map[string]time.Duration
+}{byQueue: map[[2]string]*wakeThrottle{}, windows: map[string]time.Duration{}}
+
+// wakeAllowed answers whether an enqueue into queue through db may notify now.
+func wakeAllowed(db DB, queue string, now time.Time) bool {
+	key := [2]string{serverOf(db), queue}
+	wakeThrottles.Lock()
+	t := wakeThrottles.byQueue[key]
+	if t == nil {
+		window, ok := wakeThrottles.windows[queue]
+		if !ok {
+			window = DefaultWakeThrottle
+		}
+		t = &wakeThrottle{window: window}
+		wakeThrottles.byQueue[key] = t
+	}
+	wakeThrottles.Unlock()
+	return t.allow(now)
+}
+
+// serverOf names the server db talks to, without a round trip: the address
+// a connection is connected to, or a pool's configured host and port.
+func serverOf(db DB) string {
+	switch v := db.(type) {
+	case pgx.Tx:
+		return remoteAddr(v.Conn())
+	case *pgx.Conn:
+		return remoteAddr(v)
+	case *pgxpool.Pool:
+		if s, ok := poolServers.Load(v); ok {
+			return s.(string)
+		}
+		cfg := v.Config().ConnConfig
+		s := fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)
+		poolServers.Store(v, s)
+		return s
+	}
+	return ""
+}
+
+// poolServers caches serverOf per pool: a pool's Config is a copy.
+var poolServers sync.Map
+
+func remoteAddr(c *pgx.Conn) string {
+	if c == nil || c.PgConn() == nil || c.PgConn().Conn() == nil {
+		return ""
+	}
+	return c.PgConn().Conn().RemoteAddr().String()
+}
+
 // SetWakeThrottle sets the least time between two wake notifications this
-// process sends for the job's queue (default 250 ms). Shorter wakes idle
-// workers sooner at the price of more notifying commits.
+// process sends to one server for the job's queue (default 250 ms): every
+// job enqueueing into that queue shares it. Shorter wakes idle workers
+// sooner at the price of more notifying commits.
 func (j *Job[In, Out]) SetWakeThrottle(d time.Duration) {
-	j.wakes.mu.Lock()
-	defer j.wakes.mu.Unlock()
-	j.wakes.window = d
+	wakeThrottles.Lock()
+	defer wakeThrottles.Unlock()
+	wakeThrottles.windows[j.spec.queue] = d
+	for key, t := range wakeThrottles.byQueue {
+		if key[1] == j.spec.queue {
+			t.setWindow(d)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,4 +50,52 @@ func TestRequeueWakesAnIdleWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	awaitState(t, pool, res.ID, "done")
+}
+
+// The wake throttle bounds notifications per queue, whichever job enqueues:
+// two jobs of one queue send one notification inside the window, a job of
+// another queue its own.
+func TestTheWakeThrottleIsPerQueue(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "listen pipe_jobs"); err != nil {
+		t.Fatal(err)
+	}
+	opts := func(q string) pipeline.JobOptions[payload] { return pipeline.JobOptions[payload]{Queue: q} }
+	noop := func(context.Context, *pipeline.Run[payload]) (struct{}, error) { return struct{}{}, nil }
+	a := pipeline.MustJob("throttle-a", payloadKey, noop, opts("throttled-shared"))
+	b := pipeline.MustJob("throttle-b", payloadKey, noop, opts("throttled-shared"))
+	c := pipeline.MustJob("throttle-c", payloadKey, noop, opts("throttled-other"))
+	a.SetWakeThrottle(time.Hour)
+	c.SetWakeThrottle(time.Hour)
+	for _, enqueue := range []func() error{
+		func() error { _, err := a.Enqueue(ctx, pool, payload{K: "1"}); return err },
+		func() error { _, err := b.Enqueue(ctx, pool, payload{K: "2"}); return err },
+		func() error { _, err := a.Enqueue(ctx, pool, payload{K: "3"}); return err },
+		func() error { _, err := c.Enqueue(ctx, pool, payload{K: "4"}); return err },
+	} {
+		if err := enqueue(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]int{}
+	for {
+		wctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		n, err := conn.Conn().WaitForNotification(wctx)
+		cancel()
+		if err != nil {
+			break
+		}
+		if !strings.HasPrefix(n.Payload, "probe:") {
+			got[n.Payload]++
+		}
+	}
+	if got["throttled-shared"] != 1 || got["throttled-other"] != 1 || len(got) != 2 {
+		t.Fatalf("notifications by queue: %v; want one per queue", got)
+	}
 }

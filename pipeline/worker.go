@@ -2,12 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/errcode"
 	"go.opentelemetry.io/otel/trace"
@@ -46,6 +48,12 @@ type Worker struct {
 	rates    *tenantRates
 	tracer   trace.Tracer
 	gos      *goPool // the goroutines runs and bodies run on
+	database outage  // whether the claim last found the database gone
+
+	// fencedTxOptions begin a FencedTx: the server ends one left idle for a
+	// whole lease, so a runner cut off from the database mid-batch cannot
+	// hold its locks against the runner that replaces it.
+	fencedTxOptions pgx.TxOptions
 }
 
 // heldRun is one run this worker executes.
@@ -54,11 +62,12 @@ type heldRun struct {
 	cancel      context.CancelCauseFunc
 	lastRenewed time.Time
 	settling    atomic.Bool // the body ended; a renewal that misses is the settle landing, not a loss
+	retrying    atomic.Bool // the settle waits for the database: the heartbeat renews the lease meanwhile
 }
 
 // WorkerStats counts what a worker did since it started.
 type WorkerStats struct {
-	Passes, Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Deferred, Unowned, LeasesLost atomic.Int64
+	Passes, Claimed, Completed, Retried, DeadLettered, Failed, Interrupted, Suspended, Deferred, Cancelled, Unowned, LeasesLost atomic.Int64
 }
 
 // NewWorker answers a worker over pool. It claims nothing until Start.
@@ -85,6 +94,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 		}
 	}
 	w.idleMax.Store(int64(cfg.IdlePollMax))
+	w.fencedTxOptions = pgx.TxOptions{BeginQuery: fmt.Sprintf("begin; set local idle_in_transaction_session_timeout = %d", cfg.Lease.Milliseconds())}
 	return w, nil
 }
 
@@ -107,6 +117,9 @@ func (w *Worker) Capacity() int {
 	}
 	return n
 }
+
+// Queues answers the queues the worker serves, sorted.
+func (w *Worker) Queues() []string { return append([]string(nil), w.queues...) }
 
 // ID answers the worker's id.
 func (w *Worker) ID() string { return w.cfg.ID }

@@ -37,7 +37,7 @@ func (w *Worker) takeSlot(row *claimed, spec *jobSpec) bool {
 	ok, err := w.store.acquireSlot(ctx, row, spec.leaseKey(key), spec.limit, w.cfg.Lease)
 	switch {
 	case err != nil:
-		w.log.warn("jobs.slot.failed", "job", row.name, "id", row.id.String(), "error", pgErrorCode(err))
+		w.log.warn("jobs.slot.failed", "job", row.name, "id", row.id.String(), "error", safeErr(err))
 		w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, nil)
 	case !ok && spec.whenBusy == Fail:
 		w.refuseBusy(row, spec)
@@ -53,11 +53,10 @@ func (w *Worker) takeSlot(row *claimed, spec *jobSpec) bool {
 func (w *Worker) refuseBusy(row *claimed, spec *jobSpec) {
 	err := errcode.New(errcode.JobKeyBusy, "job %s: another run holds the concurrency key", spec.name).
 		WithFix("`pipe jobs retry ID` once the other run settles")
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	ok, serr := w.store.fail(ctx, row, "failed", 0, errorJSON(err), evRefused)
-	w.afterSettle(row, evRefused, ok, serr)
-	if ok && serr == nil {
+	ok := w.persist(row, evRefused, func(ctx context.Context) (bool, error) {
+		return w.store.fail(ctx, row, "failed", 0, errorJSON(err), evRefused)
+	})
+	if ok {
 		w.stats.Failed.Add(1)
 		w.outcome(row.queue, "failed")
 		w.notifySettled(OutcomeRefused, row, nil, errorJSON(err))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/simhook"
 )
 
@@ -17,10 +18,11 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 		started := time.Now()
 		found, full, err := w.pass(ctx)
 		wait := idle
+		w.database.observe(w.log, err, ctx.Err() != nil)
 		switch {
 		case err != nil:
-			if ctx.Err() == nil {
-				w.log.warn("jobs.claim.failed", "error", pgErrorCode(err))
+			if ctx.Err() == nil && !errcode.Unavailable(errcode.Postgres(context.Background(), err, "claim")) {
+				w.log.warn("jobs.claim.failed", "error", safeErr(err))
 			}
 			idle = min(idle*2, time.Duration(w.idleMax.Load()))
 		case full:
@@ -92,11 +94,7 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 		return 0, false, err
 	}
 	w.stats.Passes.Add(1)
-	for _, b := range buried {
-		w.stats.DeadLettered.Add(1)
-		w.outcome(b.queue, "dead_lettered")
-		w.log.warn("jobs.claim.exhausted", "job", b.name, "id", b.id.String(), "attempt", b.attempt)
-	}
+	w.buried(buried)
 	w.start(rows)
 	return len(rows), len(rows) >= want, nil
 }

@@ -30,7 +30,7 @@ func (w *Worker) heartbeatLoop(ctx context.Context) {
 func (w *Worker) renewHeld(ctx context.Context) {
 	var held []*heldRun
 	for _, h := range w.heldRuns() {
-		if !h.settling.Load() { // a settling run's row is the settle's to write
+		if !h.settling.Load() || h.retrying.Load() { // a settling run's row is the settle's to write, unless it waits for the database
 			held = append(held, h)
 		}
 	}
@@ -46,13 +46,15 @@ func (w *Worker) renewHeld(ctx context.Context) {
 	landed, err := w.store.renew(rctx, rows, w.cfg.Lease)
 	now := time.Now()
 	if err != nil {
-		w.log.warn("jobs.heartbeat.failed", "runs", len(rows), "error", pgErrorCode(err))
+		w.log.warn("jobs.heartbeat.failed", "runs", len(rows), "error", safeErr(err))
 	}
 	for _, h := range held {
-		renewed, ours := landed[h.row.id]
+		found, ours := landed[h.row.id]
 		switch {
-		case err == nil && renewed:
+		case err == nil && found == renewed:
 			w.renewed(h, now)
+		case err == nil && found == cancelled:
+			h.cancel(cancelledErr(h.row.name))
 		case err == nil && ours && now.Sub(w.lastRenewed(h)) < w.cfg.Lease:
 			// busy under another statement's lock: still ours, renewed next beat
 		case h.settling.Load():
@@ -80,7 +82,7 @@ func (w *Worker) lastRenewed(h *heldRun) time.Time {
 }
 
 func (w *Worker) lost(h *heldRun, why string) {
-	w.stats.LeasesLost.Add(1)
+	w.leaseLost(h.row.queue)
 	w.log.error("jobs.lease.lost", "job", h.row.name, "id", h.row.id.String(), "reason", why)
 	h.cancel(errcode.New(errcode.JobLeaseLost, "job %s: this worker lost the run's lease", h.row.name).
 		WithFix("keep the database reachable and bodies shorter than the lease; alert on jobs.lease.lost"))

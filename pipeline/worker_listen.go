@@ -26,7 +26,7 @@ func (w *Worker) listenLoop(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		w.log.warn("jobs.wake.lost", "error", pgErrorCode(err))
+		w.log.warn("jobs.wake.lost", "error", safeErr(err))
 		w.idleMax.Store(int64(w.cfg.IdlePollMax))
 		select {
 		case <-ctx.Done():
@@ -43,7 +43,7 @@ func (w *Worker) listenOnce(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "listen "+wakeChannel); err != nil {
+	if _, err := conn.Exec(ctx, "listen "+wakeChannel+"; listen "+cancelChannel); err != nil {
 		return err
 	}
 	probe := "probe:" + w.cfg.ID
@@ -66,6 +66,10 @@ func (w *Worker) listenOnce(ctx context.Context) error {
 				continue
 			}
 			return err
+		}
+		if n.Channel == cancelChannel {
+			w.cancelHeldRun(n.Payload)
+			continue
 		}
 		proven = w.onNotification(n.Payload, probe, proven)
 	}

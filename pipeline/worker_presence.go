@@ -18,7 +18,7 @@ func (w *Worker) announce(ctx context.Context) {
 	host, _ := os.Hostname()
 	_, err := w.pool.Exec(ctx, sqlWorkerAnnounce, w.cfg.ID, host, w.cfg.Queues, w.cfg.MaxInFlight, ids, w.cfg.Lease)
 	if err != nil {
-		w.log.warn("jobs.worker.announce_failed", "error", pgErrorCode(err))
+		w.log.warn("jobs.worker.announce_failed", "error", safeErr(err))
 	}
 }
 

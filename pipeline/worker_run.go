@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/pipekit/pipe/errcode"
@@ -46,15 +44,14 @@ func (w *Worker) run(row *claimed) {
 func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *jobSpec, done chan<- outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			done <- outcome{err: errcode.New(errcode.Invariant, "job %s: the body panicked: %s", spec.name, panicType(p)).
-				WithFix("fix the panic; the attempt is retried")}
+			done <- outcome{err: panicked(spec.name, p)}
 		}
 	}()
 	journal := newReplay()
 	if row.hasSteps {
 		var err error
 		if journal, err = loadReplay(ctx, w.pool, row.id); err != nil {
-			done <- outcome{err: errcode.Wrap(err, errcode.Invariant, "job %s: journal read: %s", spec.name, pgErrorCode(err))}
+			done <- outcome{err: errcode.Postgres(ctx, err, "job "+spec.name+": journal read")}
 			return
 		}
 	}
@@ -67,22 +64,13 @@ func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *
 	done <- outcome{result: res, err: err, rs: rs}
 }
 
-func panicType(p any) string {
-	if err, ok := p.(error); ok {
-		if c := errcode.CodeOf(err); c != "" {
-			return string(c)
-		}
-	}
-	return fmt.Sprintf("%T", p)
-}
-
 // await waits for the body, its timeout or the drain deadline.
 func (w *Worker) await(ctx context.Context, cancel context.CancelCauseFunc, h *heldRun, spec *jobSpec, done chan outcome, timeout <-chan time.Time) {
 	row := h.row
 	select {
 	case o := <-done:
 		h.settling.Store(true)
-		w.settle(ctx, row, spec, o)
+		w.settle(ctx, h, spec, o)
 	case <-timeout:
 		h.settling.Store(true)
 		w.timedOut(cancel, row, spec, done)
@@ -121,175 +109,4 @@ func endedAs(o outcome) string {
 		return "error " + string(c)
 	}
 	return "error"
-}
-
-// settle records how the body ended, reading the verdict off the context's
-// cause first: a drained body is interrupted whatever it returned.
-func (w *Worker) settle(ctx context.Context, row *claimed, spec *jobSpec, o outcome) {
-	cause := context.Cause(ctx)
-	if o.rs != nil {
-		_ = o.rs.flushProgress(context.WithoutCancel(ctx))
-	}
-	var sp *suspension
-	switch {
-	case errors.Is(o.err, errCrash):
-		w.abandonKilled(row)
-	case o.err == nil:
-		w.completeRun(row, spec, o.result)
-	case errors.As(o.err, &sp) && cause == nil:
-		w.suspendRun(row, sp)
-	case errors.Is(cause, errcode.Draining):
-		w.interruptRun(row)
-	case errcode.CodeOf(o.err) == errcode.RateLimited:
-		w.deferRateLimited(row, spec, o.err)
-	case errors.Is(cause, errcode.JobLeaseLost):
-		w.stats.Unowned.Add(1)
-		w.log.warn("jobs.settle.unowned", "job", row.name, "id", row.id.String(), "reason", "lease lost")
-	case o.rs != nil && spec.compensates && (o.rs.replayOnly || decideFailure(row, spec, o.err).state != "ready"):
-		w.unwind(ctx, row, spec, o.rs, o.err)
-	default:
-		w.failAttempt(row, spec, o.err)
-	}
-}
-
-func (w *Worker) completeRun(row *claimed, spec *jobSpec, result json.RawMessage) {
-	if result == nil {
-		result = json.RawMessage("null")
-	}
-	ok, err := w.store.complete(context.Background(), row, result, spec.limit > 0)
-	w.afterSettle(row, "completed", ok, err)
-	if ok && err == nil {
-		w.stats.Completed.Add(1)
-		w.outcome(row.queue, "completed")
-		w.notifySettled(OutcomeCompleted, row, result, nil)
-	}
-}
-
-func (w *Worker) suspendRun(row *claimed, sp *suspension) {
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	ok, err := w.store.suspend(ctx, row, sp)
-	w.afterSettle(row, "suspended", ok, err)
-	if ok && err == nil {
-		w.stats.Suspended.Add(1)
-		w.outcome(row.queue, "suspended")
-	}
-}
-
-func (w *Worker) interruptRun(row *claimed) {
-	if w.deferRun(row, 0, evInterrupted, nil) {
-		w.stats.Interrupted.Add(1)
-		w.outcome(row.queue, "interrupted")
-	}
-}
-
-// deferRun hands a run back uncounted; it answers whether the fence held.
-func (w *Worker) deferRun(row *claimed, delay time.Duration, kind string, data json.RawMessage) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	ok, err := w.store.deferRun(ctx, row, delay, kind, data)
-	w.afterSettle(row, kind, ok, err)
-	return ok && err == nil
-}
-
-// failAttempt settles a failed attempt: a retry after the backoff (or the
-// responder's retry-after), or dead/failed for good when attempts are spent
-// or the code is terminal.
-func (w *Worker) failAttempt(row *claimed, spec *jobSpec, failure error) {
-	d := decideFailure(row, spec, failure)
-	if d.state != "ready" {
-		w.bury(row, spec, d.record)
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	ok, err := w.store.fail(ctx, row, d.state, d.delay, d.record, d.kind)
-	w.afterSettle(row, d.kind, ok, err)
-	if ok && err == nil {
-		w.stats.Retried.Add(1)
-		w.outcome(row.queue, "retried")
-	}
-}
-
-func (w *Worker) afterSettle(row *claimed, what string, ok bool, err error) {
-	switch {
-	case err != nil:
-		w.log.error("jobs.settle.failed", "job", row.name, "id", row.id.String(), "settle", what, "error", pgErrorCode(err))
-	case !ok:
-		w.stats.Unowned.Add(1)
-		w.log.warn("jobs.settle.unowned", "job", row.name, "id", row.id.String(), "settle", what)
-	}
-}
-
-type failureDecision struct {
-	state  string
-	kind   string
-	delay  time.Duration
-	record json.RawMessage
-}
-
-func decideFailure(row *claimed, spec *jobSpec, failure error) failureDecision {
-	rec := recordOf(failure)
-	rec.Attempt = row.attempt
-	class := errcode.Classify(failure)
-	buried := "dead"
-	if spec.retry.NoDeadLetter {
-		buried = "failed"
-	}
-	d := failureDecision{state: "ready", kind: evAttemptFailed}
-	switch {
-	case class == errcode.Terminal:
-		rec.Terminal = true
-		rec.Message += " — not retried: this code is classified terminal"
-		d.state, d.kind = buried, buried
-	case row.attempt >= spec.retry.Attempts:
-		d.state, d.kind = buried, buried
-	case class == errcode.RetryAfter:
-		if s, ok := errcode.RetryAfterSeconds(failure); ok {
-			d.delay = spec.retry.clampRetryAfter(time.Duration(s) * time.Second)
-		} else {
-			d.delay = spec.retry.DelayFor(row.attempt, jitterRoll())
-		}
-	default:
-		d.delay = spec.retry.DelayFor(row.attempt, jitterRoll())
-	}
-	d.record, _ = json.Marshal(rec)
-	return d
-}
-
-// deferRateLimited defers a run its body reported over a rate limit to the
-// limit's retry-after (clamped by MaxDelay), its attempt uncounted.
-func (w *Worker) deferRateLimited(row *claimed, spec *jobSpec, failure error) {
-	delay := spec.retry.Delay
-	if s, ok := errcode.RetryAfterSeconds(failure); ok {
-		delay = spec.retry.clampRetryAfter(time.Duration(s) * time.Second)
-	}
-	if w.deferRun(row, delay, evDeferredRate, errorJSON(failure)) {
-		w.stats.Deferred.Add(1)
-		w.outcome(row.queue, "deferred")
-	}
-}
-
-// bury settles a run dead (or failed for a job without dead letter) with the
-// given error record.
-func (w *Worker) bury(row *claimed, spec *jobSpec, record json.RawMessage) {
-	state := "dead"
-	if spec.retry.NoDeadLetter {
-		state = "failed"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	ok, err := w.store.fail(ctx, row, state, 0, record, state)
-	w.afterSettle(row, state, ok, err)
-	switch {
-	case !ok || err != nil:
-	case state == "dead":
-		w.stats.DeadLettered.Add(1)
-		w.outcome(row.queue, "dead_lettered")
-		w.notifySettled(OutcomeDeadLettered, row, nil, record)
-	default:
-		w.stats.Failed.Add(1)
-		w.outcome(row.queue, "failed")
-		w.notifySettled(OutcomeDropped, row, nil, record)
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -167,16 +168,31 @@ func TestInputThatDoesNotDecodeIsTerminal(t *testing.T) {
 	}
 }
 
-func TestAPanickingBodyFailsItsAttempt(t *testing.T) {
+// A panic is retried, not buried: X_JOB_PANICKED names the panic's type and
+// the line that panicked, never the panic's value (which may hold the input).
+func TestAPanickingBodyIsRetriedNamingWhereItPanicked(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	j := pipeline.MustJob("panics", keyK, func(context.Context, *pipeline.Run[noInput]) (int, error) {
-		panic("boom")
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	var calls atomic.Int32
+	j := pipeline.MustJob("panics", keyK, func(_ context.Context, run *pipeline.Run[noInput]) (int, error) {
+		if calls.Add(1) == 1 {
+			panic("secret-" + run.Input.K)
+		}
+		var s []int
+		return s[run.Attempt], nil // index out of range: a runtime panic
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond, Backoff: pipeline.Fixed}})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "dead")
-	if d.LastError.Code != string(errcode.Invariant) {
-		t.Fatalf("%+v", d.LastError)
+	if calls.Load() != 2 || d.LastError.Code != string(errcode.JobPanicked) || d.LastError.Terminal {
+		t.Fatalf("calls %d, %+v", calls.Load(), d.LastError)
+	}
+	if !strings.Contains(d.LastError.Message, "runtime.boundsError") || !strings.Contains(d.LastError.Message, "worker_test.go:") {
+		t.Fatalf("the message does not name the panic's type and line: %s", d.LastError.Message)
+	}
+	for _, e := range d.Journal {
+		if strings.Contains(string(e.Data), "secret-") {
+			t.Fatalf("the panic's value was stored: %s", e.Data)
+		}
 	}
 }

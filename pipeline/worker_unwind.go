@@ -81,15 +81,19 @@ func (w *Worker) compensateOne(ctx context.Context, rs *runState, c compensator)
 	return rs.boundary(name)
 }
 
-// unwindStopped settles an unwind cut short by a drain (interrupted) or a
-// lost claim (nothing to settle).
+// unwindStopped settles an unwind cut short by a drain (interrupted), a
+// lost database (handed back uncounted) or a lost claim (nothing to settle).
 func (w *Worker) unwindStopped(ctx context.Context, row *claimed, spec *jobSpec, err error) {
-	if errors.Is(context.Cause(ctx), errcode.Draining) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errcode.Draining):
 		w.interruptRun(row)
-		return
+	case errors.Is(cause, errcode.JobCancelled):
+		w.cancelled(row)
+	case cause == nil && errcode.Unavailable(err):
+		w.handBack(row, spec, err)
+	default:
+		w.unowned(row, "unwinding: "+string(errcode.CodeOf(err)))
 	}
-	w.stats.Unowned.Add(1)
-	w.log.warn("jobs.settle.unowned", "job", spec.name, "id", row.id.String(), "settle", "unwinding", "error", string(errcode.CodeOf(err)))
 }
 
 func (w *Worker) compensationFailed(row *claimed, spec *jobSpec, step string, terminal bool) {
@@ -98,11 +102,11 @@ func (w *Worker) compensationFailed(row *claimed, spec *jobSpec, step string, te
 	rec.Attempt = row.attempt
 	raw, _ := json.Marshal(rec)
 	if !terminal && row.attempt < row.maxAttempt {
-		ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-		defer cancel()
-		ok, err := w.store.fail(ctx, row, "ready", spec.retry.DelayFor(row.attempt, jitterRoll()), raw, evAttemptFailed)
-		w.afterSettle(row, evAttemptFailed, ok, err)
-		if ok && err == nil {
+		delay := spec.retry.DelayFor(row.attempt, jitterRoll())
+		ok := w.persist(row, evAttemptFailed, func(ctx context.Context) (bool, error) {
+			return w.store.fail(ctx, row, "ready", delay, raw, evAttemptFailed)
+		})
+		if ok {
 			w.stats.Retried.Add(1)
 			w.outcome(row.queue, "retried")
 		}

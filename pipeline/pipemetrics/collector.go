@@ -22,8 +22,8 @@ type Collector struct {
 	admin   *pipeline.Admin
 	workers []*pipeline.Worker
 
-	queueDepth, queuePaused, jobs24h, doneSeconds, storeUp *prometheus.Desc
-	jobsTotal, leasesLost, inFlight, capacity              *prometheus.Desc
+	queueDepth, queueDemand, queuePaused, jobs24h, doneSeconds, storeUp *prometheus.Desc
+	jobsTotal, leasesLost, inFlight, capacity                           *prometheus.Desc
 }
 
 // New answers a collector that reads queue depths and job counters from
@@ -35,6 +35,8 @@ func New(pool *pgxpool.Pool, workers ...*pipeline.Worker) *Collector {
 		workers: workers,
 		queueDepth: prometheus.NewDesc("queue_depth",
 			"Runs in the queue by state (ready, delayed, suspended, running), fleet-wide.", []string{"queue", "state"}, nil),
+		queueDemand: prometheus.NewDesc("queue_demand",
+			"Slots the queue could use now: runs due (their run time passed) plus runs running, fleet-wide. What an autoscaler reads.", []string{"queue"}, nil),
 		queuePaused: prometheus.NewDesc("queue_paused",
 			"1 while the queue is paused fleet-wide.", []string{"queue"}, nil),
 		jobs24h: prometheus.NewDesc("jobs_24h",
@@ -46,7 +48,7 @@ func New(pool *pgxpool.Pool, workers ...*pipeline.Worker) *Collector {
 		jobsTotal: prometheus.NewDesc("jobs_total",
 			"Attempts settled by this process's workers since they started, by queue and outcome.", []string{"queue", "outcome"}, nil),
 		leasesLost: prometheus.NewDesc("job_leases_lost_total",
-			"Leases this process's workers lost to another claimant.", nil, nil),
+			"Leases this process's workers lost (no renewal landed for a whole lease window), by queue.", []string{"queue"}, nil),
 		inFlight: prometheus.NewDesc("job_worker_in_flight",
 			"Runs the worker holds now.", []string{"worker"}, nil),
 		capacity: prometheus.NewDesc("job_worker_capacity",
@@ -56,7 +58,7 @@ func New(pool *pgxpool.Pool, workers ...*pipeline.Worker) *Collector {
 
 // Describe sends every metric's description.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.queueDepth, c.queuePaused, c.jobs24h, c.doneSeconds, c.storeUp,
+	for _, d := range []*prometheus.Desc{c.queueDepth, c.queueDemand, c.queuePaused, c.jobs24h, c.doneSeconds, c.storeUp,
 		c.jobsTotal, c.leasesLost, c.inFlight, c.capacity} {
 		ch <- d
 	}
@@ -86,6 +88,7 @@ func (c *Collector) collectQueues(ctx context.Context, ch chan<- prometheus.Metr
 		for state, n := range map[string]int64{"ready": q.Ready, "delayed": q.Delayed, "suspended": q.Suspended, "running": q.Running} {
 			ch <- prometheus.MustNewConstMetric(c.queueDepth, prometheus.GaugeValue, float64(n), q.Queue, state)
 		}
+		ch <- prometheus.MustNewConstMetric(c.queueDemand, prometheus.GaugeValue, float64(q.Due+q.Running), q.Queue)
 		ch <- prometheus.MustNewConstMetric(c.queuePaused, prometheus.GaugeValue, boolValue(q.Paused), q.Queue)
 	}
 	return nil
@@ -110,21 +113,28 @@ func (c *Collector) collectWorkers(ch chan<- prometheus.Metric) {
 		return
 	}
 	outcomes := map[[2]string]int64{}
-	var lost int64
+	lost := map[string]int64{}
 	for _, w := range c.workers {
 		for queue, byOutcome := range w.Outcomes() {
 			for outcome, n := range byOutcome {
 				outcomes[[2]string{queue, outcome}] += n
 			}
 		}
-		lost += w.Stats().LeasesLost.Load()
+		for _, queue := range w.Queues() {
+			lost[queue] += 0 // every served queue reports, losses or none
+		}
+		for queue, n := range w.LeasesLost() {
+			lost[queue] += n
+		}
 		ch <- prometheus.MustNewConstMetric(c.inFlight, prometheus.GaugeValue, float64(w.InFlight()), w.ID())
 		ch <- prometheus.MustNewConstMetric(c.capacity, prometheus.GaugeValue, float64(w.Capacity()), w.ID())
 	}
 	for key, n := range outcomes {
 		ch <- prometheus.MustNewConstMetric(c.jobsTotal, prometheus.CounterValue, float64(n), key[0], key[1])
 	}
-	ch <- prometheus.MustNewConstMetric(c.leasesLost, prometheus.CounterValue, float64(lost))
+	for queue, n := range lost {
+		ch <- prometheus.MustNewConstMetric(c.leasesLost, prometheus.CounterValue, float64(n), queue)
+	}
 }
 
 func boolValue(b bool) float64 {

@@ -139,7 +139,8 @@ func TestCollectorReadsTheDatabaseAndTheWorker(t *testing.T) {
 		`jobs_24h{job="metrics.tiny",outcome="dead"} 0`,
 		`job_store_up 1`,
 		`jobs_total{outcome="completed",queue="metrics"} 2`,
-		`job_leases_lost_total 0`,
+		`job_leases_lost_total{queue="metrics"} 0`,
+		`queue_demand{queue="metrics"} 1`,
 		`job_worker_in_flight{worker="metrics-w1"} 1`,
 		`job_worker_capacity{worker="metrics-w1"} 2`,
 		"# TYPE jobs_total counter",
@@ -161,7 +162,7 @@ func TestCollectorServesTheWorkerWhenTheDatabaseIsDown(t *testing.T) {
 
 	out := scrape(t, pipemetrics.New(pool, b.worker))
 	wantLines(t, out, `job_store_up 0`, `job_worker_capacity{worker="metrics-w1"} 2`, `job_worker_in_flight{worker="metrics-w1"} 0`,
-		`job_leases_lost_total 0`)
+		`job_leases_lost_total{queue="metrics"} 0`)
 	if strings.Contains(out, "queue_depth{") || strings.Contains(out, "jobs_24h{") {
 		t.Fatalf("a failed read served database metrics:\n%s", out)
 	}

@@ -31,7 +31,7 @@ with clock as materialized (
             'attempt', j.attempt)
     from clock c
     where j.id = any(array(select id from lapsed))
-    returning j.id, j.name, j.state, j.attempt, j.queue
+    returning j.id, j.run_id, j.name, j.state, j.attempt, j.queue, j.tenant, j.input
 ), buried_journal as (
     insert into pipe.events (job_id, kind, attempt, data, at)
     select id, 'lease.lapsed', attempt, jsonb_build_object('state', state), (select now from clock) from buried
@@ -86,6 +86,6 @@ with clock as materialized (
 select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now, concurrency_key, trace_parent
 from claimed
 union all
-select false, id, id, name, queue, '', null, attempt, 0, 0, false, null, null, null
+select false, id, run_id, name, queue, tenant, input, attempt, 0, 0, false, null, null, null
 from buried
 where state in ('dead', 'failed')

@@ -6,7 +6,8 @@ with depth as (
            count(*) filter (where state = 'running')   as running,
            count(*) filter (where state = 'suspended') as suspended,
            count(*) filter (where state = 'failed')    as failed,
-           count(*) filter (where state = 'dead')      as dead
+           count(*) filter (where state = 'dead')      as dead,
+           count(*) filter (where state in ('ready', 'delayed', 'suspended') and run_at <= (select pipe.now())) as due
     from pipe.jobs
     group by queue
 ), queues as (
@@ -14,6 +15,6 @@ with depth as (
 )
 select q.queue, exists (select 1 from pipe.queue_pauses p where p.queue = q.queue),
        coalesce(d.ready, 0), coalesce(d.delayed, 0), coalesce(d.running, 0),
-       coalesce(d.suspended, 0), coalesce(d.failed, 0), coalesce(d.dead, 0)
+       coalesce(d.suspended, 0), coalesce(d.failed, 0), coalesce(d.dead, 0), coalesce(d.due, 0)
 from queues q left join depth d on d.queue = q.queue
 order by q.queue

@@ -2,7 +2,8 @@
 -- the concurrency slots they hold with them. A row another statement holds
 -- locked (a step write, an operator) is skipped, never waited on, so renew
 -- cannot deadlock with a settle; it answers such rows as busy (false), still
--- this worker's, to be renewed next time.
+-- this worker's, to be renewed next time; and a held run an operator
+-- cancelled as null, so that its body hears a cancel, not a lost lease.
 -- The state is compared as "state || ''" on purpose: a bare state = 'running'
 -- is implied by the predicate of the partial index jobs_live_key (every
 -- live row), and with the statistics of a queue at rest the planner ANDs that
@@ -24,3 +25,7 @@ union all
 select j.id, false
 from pipe.jobs j join unnest($1::uuid[], $2::int[]) as u(id, claims) on j.id = u.id and j.claims = u.claims
 where j.id = any($1::uuid[]) and j.state || '' = 'running' and j.id <> all(array(select id from locked))
+union all
+select j.id, null
+from pipe.jobs j join unnest($1::uuid[], $2::int[]) as u(id, claims) on j.id = u.id and j.claims = u.claims
+where j.id = any($1::uuid[]) and j.state || '' = 'cancelled'

@@ -139,7 +139,7 @@ func awaitSettled(ctx context.Context, adm *pipeline.Admin, id string) (*pipelin
 	defer tick.Stop()
 	for {
 		d, err := adm.Show(ctx, id)
-		if err != nil && ctx.Err() == nil {
+		if err != nil && ctx.Err() == nil && !errcode.Unavailable(err) {
 			return nil, err
 		}
 		if err == nil && !slices.Contains(pipeline.LiveStates, d.State) {

@@ -42,13 +42,15 @@ func (a *app) workInProcess(ctx context.Context, pool *pgxpool.Pool, job pipelin
 	return awaitRun(ctx, pipeline.NewAdmin(pool), id, watch)
 }
 
-// awaitRun polls the run until it leaves the live states.
+// awaitRun polls the run until it leaves the live states. It rides out
+// PostgreSQL going away (a restart, a failover): it looks again until the
+// database answers, as the worker does.
 func awaitRun(ctx context.Context, adm *pipeline.Admin, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
 	tick := time.NewTicker(inProcessPoll)
 	defer tick.Stop()
 	for {
 		d, err := adm.Show(ctx, id)
-		if err != nil && ctx.Err() == nil {
+		if err != nil && ctx.Err() == nil && !errcode.Unavailable(err) {
 			return nil, err
 		}
 		if err == nil {
