@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/errcode"
 )
@@ -116,18 +117,25 @@ func (s *store) flushSteps(ctx context.Context, items []stepWrite) ([]bool, erro
 	return markLanded(ids, landed), nil
 }
 
-// landed runs one batched statement and answers the ids it returned.
+// landed runs one batched statement and answers the ids it returned. A
+// batch that failed before anything reached the server (a pooled connection
+// the server had closed) is sent again at once, so that one dead connection
+// does not fail every run of the batch.
 func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.UUID]bool, error) {
-	got := map[uuid.UUID]bool{}
-	err := s.inTx(ctx, batchSettings, sql, args, func(rows pgx.Rows) error {
-		var id [16]byte
-		if err := rows.Scan(&id); err != nil {
-			return err
+	for tries := 1; ; tries++ {
+		got := map[uuid.UUID]bool{}
+		err := s.inTx(ctx, batchSettings, sql, args, func(rows pgx.Rows) error {
+			var id [16]byte
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			got[id] = true
+			return nil
+		})
+		if err == nil || tries == 3 || !pgconn.SafeToRetry(err) || ctx.Err() != nil {
+			return got, err
 		}
-		got[id] = true
-		return nil
-	})
-	return got, err
+	}
 }
 
 // The planner settings of the worker's hot statements, set for their own

@@ -153,6 +153,7 @@ func (w *Worker) Start(ctx context.Context) error {
 		go w.listenLoop(loopCtx)
 	}
 	w.log.info("jobs.worker.started", "queues", w.queues)
+	w.warnUnserved()
 	return nil
 }
 

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -194,5 +195,21 @@ func TestAPanickingBodyIsRetriedNamingWhereItPanicked(t *testing.T) {
 		if strings.Contains(string(e.Data), "secret-") {
 			t.Fatalf("the panic's value was stored: %s", e.Data)
 		}
+	}
+}
+
+// A registered job whose queue the worker does not serve is named at start:
+// its runs would otherwise wait without a word.
+func TestAWorkerNamesTheJobsItsQueuesLeaveOut(t *testing.T) {
+	pool := fixtures.DB(t)
+	served := pipeline.MustJob("served", keyK, noop, pipeline.JobOptions[noInput]{Queue: "a"})
+	left := pipeline.MustJob("left-out", keyK, noop, pipeline.JobOptions[noInput]{Queue: "b"})
+	logs := &logRecorder{}
+	startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{"a": 1}, Logger: slog.New(logs)}, served, left)
+	logs.await(t, "jobs.worker.unserved")
+	logs.mu.Lock()
+	defer logs.mu.Unlock()
+	if n := len(slices.DeleteFunc(slices.Clone(logs.events), func(e string) bool { return e != "jobs.worker.unserved" })); n != 1 {
+		t.Fatalf("%d unserved warnings; want one, for left-out", n)
 	}
 }
