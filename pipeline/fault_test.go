@@ -1,0 +1,214 @@
+package pipeline_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+type faultIn struct {
+	ID string `json:"id"`
+}
+
+// faultJob is three steps around one exactly-once database effect: a plain
+// step, a StepTx inserting the run's row into effects, and a plain step.
+func faultJob(name string) *pipeline.Job[faultIn, int] {
+	return pipeline.MustJob(name, func(in faultIn) string { return in.ID },
+		func(ctx context.Context, run *pipeline.Run[faultIn]) (int, error) {
+			if _, err := pipeline.Step(ctx, "before", func(context.Context) (int, error) { return 1, nil }); err != nil {
+				return 0, err
+			}
+			if _, err := pipeline.StepTx(ctx, "effect", func(ctx context.Context, tx pgx.Tx) (int, error) {
+				_, err := tx.Exec(ctx, `insert into effects (id) values ($1)`, run.Input.ID)
+				return 1, err
+			}); err != nil {
+				return 0, err
+			}
+			_, err := pipeline.Step(ctx, "after", func(context.Context) (int, error) { return 2, nil })
+			return run.Attempt, err
+		}, pipeline.JobOptions[faultIn]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond}})
+}
+
+// terminator ends every other backend of the test database each interval,
+// as a failover or an operator's pg_terminate_backend would, until stopped;
+// it answers how many it ended.
+func terminator(t *testing.T, url string, every time.Duration) (stop func() int64) {
+	t.Helper()
+	conn := bystander(t, url)
+	var ended atomic.Int64
+	done, quit := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			var n int64
+			_ = conn.QueryRow(context.Background(), `select count(pg_terminate_backend(pid)) from pg_stat_activity
+				where datname = current_database() and application_name <> 'bystander'`).Scan(&n)
+			ended.Add(n)
+		}
+	}()
+	return func() int64 {
+		close(quit)
+		<-done
+		_ = conn.Close(context.Background())
+		return ended.Load()
+	}
+}
+
+// Backends terminated again and again under load — mid-step, mid-StepTx,
+// mid-batched journal write, mid-settle, the LISTEN session — cost no run an
+// attempt: every run ends done on its first attempt, its effect exactly
+// once, nothing dead-lettered; the cut runs were handed back uncounted.
+func TestTerminatedBackendsCostNoAttempts(t *testing.T) {
+	ctx := context.Background()
+	url := fixtures.DBURL(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if _, err := pool.Exec(ctx, `create table effects (id text primary key)`); err != nil {
+		t.Fatal(err)
+	}
+	const runs = 300
+	job := faultJob("terminated")
+	ins := make([]faultIn, runs)
+	for i := range ins {
+		ins[i] = faultIn{ID: string(rune('a'+i%26)) + time.Duration(i).String()}
+	}
+	if _, err := job.EnqueueMany(ctx, pool, ins); err != nil {
+		t.Fatal(err)
+	}
+	stop := terminator(t, url, 100*time.Millisecond)
+	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 32}}, job)
+	check := bystander(t, url)
+	defer check.Close(ctx)
+	deadline := time.Now().Add(3 * time.Minute)
+	for settledRuns(t, check) < runs {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d runs settled after 3 minutes", settledRuns(t, check), runs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ended := stop()
+	var done, firstAttempt, effects, handedBack int
+	if err := check.QueryRow(ctx, `select count(*) filter (where state = 'done'), count(*) filter (where attempt = 1),
+		(select count(*) from effects), (select count(*) from pipe.events where kind = 'interrupted')
+		from pipe.jobs`).Scan(&done, &firstAttempt, &effects, &handedBack); err != nil {
+		t.Fatal(err)
+	}
+	if done != runs || firstAttempt != runs || effects != runs {
+		t.Fatalf("done %d, on their first attempt %d, effects %d; want %d each", done, firstAttempt, effects, runs)
+	}
+	if ended == 0 || handedBack == 0 {
+		t.Fatalf("%d backends ended, %d runs handed back: the test cut nothing", ended, handedBack)
+	}
+	if w.Stats().DeadLettered.Load() != 0 || w.Stats().Retried.Load() != 0 {
+		t.Fatalf("dead %d retried %d", w.Stats().DeadLettered.Load(), w.Stats().Retried.Load())
+	}
+	t.Logf("%d backends ended, %d runs handed back uncounted", ended, handedBack)
+}
+
+// bystander is a connection the terminator spares.
+func bystander(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.RuntimeParams["application_name"] = "bystander"
+	conn, err := pgx.ConnectConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+func settledRuns(t *testing.T, conn *pgx.Conn) int {
+	t.Helper()
+	var n int
+	for range 3 {
+		if err := conn.QueryRow(context.Background(), `select count(*) from pipe.jobs where state not in ('ready', 'delayed', 'running', 'suspended')`).Scan(&n); err == nil {
+			return n
+		}
+	}
+	t.Fatal("the check connection failed")
+	return 0
+}
+
+// A long-lived body committing batches through FencedTx, its position in
+// the status document of the same transaction, loses nothing and doubles
+// nothing while its backends are terminated: each batch lands once.
+func TestTerminatedBackendsMidFencedTx(t *testing.T) {
+	ctx := context.Background()
+	url := fixtures.DBURL(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if _, err := pool.Exec(ctx, `create table batches (n int primary key)`); err != nil {
+		t.Fatal(err)
+	}
+	const batches = 150
+	job := pipeline.MustJob("fenced-batches", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		var at tally
+		if _, err := pipeline.StoredStatus(ctx, &at); err != nil {
+			return 0, err
+		}
+		for at.Writes < batches {
+			next := tally{Writes: at.Writes + 1}
+			if err := pipeline.FencedTx(ctx, func(ctx context.Context, tx pgx.Tx) (any, error) {
+				_, err := tx.Exec(ctx, `insert into batches (n) values ($1)`, next.Writes)
+				return next, err
+			}); err != nil {
+				return 0, err
+			}
+			at = next
+		}
+		return run.Attempt, nil
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond}})
+	res, err := job.Enqueue(ctx, pool, noInput{K: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := terminator(t, url, 50*time.Millisecond)
+	startWorker(t, pool, pipeline.WorkerConfig{}, job)
+	check := bystander(t, url)
+	defer check.Close(ctx)
+	deadline := time.Now().Add(2 * time.Minute)
+	for settledRuns(t, check) < 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the run did not settle in 2 minutes")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ended := stop()
+	d, err := pipeline.NewAdmin(check).Show(ctx, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows, distinct int
+	if err := check.QueryRow(ctx, `select count(*), max(n) from batches`).Scan(&rows, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if d.State != "done" || d.Attempt != 1 || rows != batches || distinct != batches {
+		t.Fatalf("state %s attempt %d (%+v), %d batches up to %d; want done on attempt 1 with %d", d.State, d.Attempt, d.LastError, rows, distinct, batches)
+	}
+	if ended == 0 {
+		t.Fatal("the test ended no backend")
+	}
+}
