@@ -64,6 +64,8 @@ type runState struct {
 	comps       []compensator
 	replayOnly  bool
 	unknownComp string
+
+	holds []*Held // connections the body holds (Hold), released when it ends
 }
 
 func withRun(ctx context.Context, rs *runState) context.Context {

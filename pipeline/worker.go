@@ -54,6 +54,10 @@ type Worker struct {
 	// whole lease, so a runner cut off from the database mid-batch cannot
 	// hold its locks against the runner that replaces it.
 	fencedTxOptions pgx.TxOptions
+
+	// holds is the budget of connections bodies hold beyond their steps
+	// (Hold): half the pool, so that held connections never starve steps.
+	holds chan struct{}
 }
 
 // heldRun is one run this worker executes.
@@ -94,6 +98,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 		}
 	}
 	w.idleMax.Store(int64(cfg.IdlePollMax))
+	w.holds = make(chan struct{}, pool.Config().MaxConns/2)
 	w.fencedTxOptions = pgx.TxOptions{BeginQuery: fmt.Sprintf("begin; set local idle_in_transaction_session_timeout = %d", cfg.Lease.Milliseconds())}
 	return w, nil
 }

@@ -61,6 +61,7 @@ func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *
 		rs.replayOnly = marked || row.attempt > spec.retry.Attempts
 	}
 	res, err := job.execute(withRun(ctx, rs), row)
+	rs.releaseHolds()
 	done <- outcome{result: res, err: err, rs: rs}
 }
 
