@@ -26,6 +26,11 @@
 // directory at once take turns under an flock on Dir+".lock", so two of them
 // never initialise or start one cluster together.
 //
+// [Server.Restart] restarts a server (pg_ctl restart -m fast) and
+// [Server.Resume] starts one again after [Server.Stop], each on the port it
+// had and with [Options.Settings], for tests that take the server away
+// under their clients.
+//
 // # Running as root
 //
 // initdb and postgres refuse to run as root. Run as root, pgserver runs them

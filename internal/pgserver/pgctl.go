@@ -38,18 +38,18 @@ func (s *Server) initdb(ctx context.Context, noSync bool) error {
 
 // launch starts the server, trying fresh ports when none was asked for (a
 // picked port can be taken before the server binds it).
-func (s *Server) launch(ctx context.Context, o Options) error {
+func (s *Server) launch(ctx context.Context, port int) error {
 	tries := 1
-	if o.Port == 0 {
+	if port == 0 {
 		tries = 3
 	}
 	var err error
 	for range tries {
-		if s.port, err = choosePort(o.Port); err != nil {
+		if s.port, err = choosePort(port); err != nil {
 			return err
 		}
 		s.logf("pgserver: starting the server in %s on port %d", s.dir, s.port)
-		if err = s.pgCtl(ctx, s.startArgs(o.NoSync)...); err == nil {
+		if err = s.pgCtl(ctx, s.ctlArgs("start")...); err == nil {
 			s.started = true
 			return nil
 		}
@@ -57,15 +57,26 @@ func (s *Server) launch(ctx context.Context, o Options) error {
 	return errcode.Wrap(err, errcode.PostgresUnavailable, "the private PostgreSQL did not start").WithFix(logFix)
 }
 
-func (s *Server) startArgs(noSync bool) []string {
+// ctlArgs answers pg_ctl's arguments for action (start or restart): the
+// server's port, socket directory, address, fsync and settings, its log,
+// and -w to wait until it accepts connections.
+func (s *Server) ctlArgs(action string) []string {
 	fsync := "on"
-	if noSync {
+	if s.opts.NoSync {
 		fsync = "off"
 	}
-	// pg_ctl hands -o to a shell, so the socket directory is quoted.
+	// pg_ctl hands -o to a shell, so the socket directory and the settings
+	// are quoted.
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=%s",
 		s.port, shellQuote(socketDir(s.dir)), fsync)
-	return []string{"-D", s.dir, "-o", opts, "-l", filepath.Join(s.dir, "log"), "-w", "start"}
+	for _, kv := range s.opts.Settings {
+		opts += " -c " + shellQuote(kv)
+	}
+	args := []string{"-D", s.dir, "-o", opts, "-l", filepath.Join(s.dir, "log"), "-w"}
+	if action == "restart" {
+		args = append(args, "-m", "fast")
+	}
+	return append(args, action)
 }
 
 // socketDir answers where the Unix socket goes: the data directory, or

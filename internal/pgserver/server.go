@@ -22,6 +22,10 @@ type Options struct {
 	// NoSync turns fsync off, in initdb and in the server: much faster, and a
 	// machine crash can corrupt the cluster. For tests. Default false.
 	NoSync bool
+	// Settings are server settings, each name=value, passed to the server
+	// as -c name=value when it starts (shared_buffers=16MB, say). A cluster
+	// found already running keeps the settings it has. Default none.
+	Settings []string
 	// Logf receives a line for each step taken. Nil, the default, discards them.
 	Logf func(format string, args ...any)
 }
@@ -31,6 +35,7 @@ type Server struct {
 	dir     string
 	port    int
 	started bool
+	opts    Options
 	bins    binaries
 	acct    *account
 	logf    func(format string, args ...any)
@@ -62,7 +67,7 @@ func start(ctx context.Context, o Options, f finder, lookup func(string) (*user.
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, bins: bins, acct: acct, logf: o.Logf}
+	s := &Server{dir: dir, opts: o, bins: bins, acct: acct, logf: o.Logf}
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}
@@ -92,7 +97,7 @@ func (s *Server) open(ctx context.Context, o Options) error {
 			return err
 		}
 	}
-	return s.launch(ctx, o)
+	return s.launch(ctx, o.Port)
 }
 
 // running answers the port of a live server already serving the directory.
@@ -111,6 +116,9 @@ func (s *Server) URL() string { return urlFor(s.port) }
 func urlFor(port int) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 }
+
+// Port answers the server's TCP port on 127.0.0.1.
+func (s *Server) Port() int { return s.port }
 
 // Dir answers the absolute data directory.
 func (s *Server) Dir() string { return s.dir }
