@@ -134,3 +134,15 @@ func awaitStat(t *testing.T, counter func() int64, n int64) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func (r *logRecorder) count(event string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, e := range r.events {
+		if e == event {
+			n++
+		}
+	}
+	return n
+}

@@ -16,6 +16,13 @@ type outage struct {
 	since time.Time // zero while the database answers
 }
 
+// down reports whether the last claim found the database gone.
+func (o *outage) down() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return !o.since.IsZero()
+}
+
 // observe takes one claim pass's error.
 func (o *outage) observe(log *workerLog, err error, stopping bool) {
 	if stopping {

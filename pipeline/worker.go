@@ -67,6 +67,10 @@ type heldRun struct {
 	lastRenewed time.Time
 	settling    atomic.Bool // the body ended; a renewal that misses is the settle landing, not a loss
 	retrying    atomic.Bool // the settle waits for the database: the heartbeat renews the lease meanwhile
+	// lostInOutage: the lease was given up because no renewal could reach
+	// the database, not because another claim took the run; the settle
+	// hands the run back uncounted if no claim took it meanwhile.
+	lostInOutage atomic.Bool
 }
 
 // WorkerStats counts what a worker did since it started.

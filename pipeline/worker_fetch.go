@@ -16,12 +16,14 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 	idle := w.cfg.PollInterval
 	for ctx.Err() == nil {
 		started := time.Now()
-		found, full, err := w.pass(ctx)
+		found, full, err := w.passAfterOutage(ctx)
 		wait := idle
 		w.database.observe(w.log, err, ctx.Err() != nil)
 		switch {
+		case err != nil && errcode.Unavailable(errcode.Postgres(context.Background(), err, "claim")):
+			idle = min(idle*2, outageProbe) // look often, to be back soon after the database
 		case err != nil:
-			if ctx.Err() == nil && !errcode.Unavailable(errcode.Postgres(context.Background(), err, "claim")) {
+			if ctx.Err() == nil {
 				w.log.warn("jobs.claim.failed", "error", safeErr(err))
 			}
 			idle = min(idle*2, time.Duration(w.idleMax.Load()))
@@ -42,6 +44,23 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 			time.Sleep(gap)
 		}
 	}
+}
+
+// outageProbe is the longest a worker waits between two claims while the
+// database does not answer.
+const outageProbe = time.Second
+
+// passAfterOutage runs a claim pass; while the database was last found gone
+// it first renews the runs the worker holds, so that when the database
+// comes back this worker's leases are extended before any claim (its own
+// included) could take them as lapsed.
+func (w *Worker) passAfterOutage(ctx context.Context) (int, bool, error) {
+	if w.database.down() {
+		if err := w.renewHeld(ctx); err != nil {
+			return 0, false, err
+		}
+	}
+	return w.pass(ctx)
 }
 
 // waitForPass waits d (or, when d < 0, for a slot to free), or for a wake.

@@ -27,7 +27,9 @@ func (w *Worker) heartbeatLoop(ctx context.Context) {
 	}
 }
 
-func (w *Worker) renewHeld(ctx context.Context) {
+// renewHeld renews the leases of every held run once; it answers the
+// renewal's error (nil too when there was nothing to renew).
+func (w *Worker) renewHeld(ctx context.Context) error {
 	var held []*heldRun
 	for _, h := range w.heldRuns() {
 		if !h.settling.Load() || h.retrying.Load() { // a settling run's row is the settle's to write, unless it waits for the database
@@ -35,7 +37,7 @@ func (w *Worker) renewHeld(ctx context.Context) {
 		}
 	}
 	if len(held) == 0 {
-		return
+		return nil
 	}
 	rows := make([]*claimed, len(held))
 	for i, h := range held {
@@ -64,9 +66,13 @@ func (w *Worker) renewHeld(ctx context.Context) {
 		case err == nil:
 			w.lost(h, "no renewal landed for a whole lease window")
 		case now.Sub(w.lastRenewed(h)) >= w.cfg.Lease:
+			if errcode.Unavailable(errcode.Postgres(context.Background(), err, "renew")) {
+				h.lostInOutage.Store(true)
+			}
 			w.lost(h, "no renewal landed for a whole lease window")
 		}
 	}
+	return err
 }
 
 func (w *Worker) renewed(h *heldRun, now time.Time) {

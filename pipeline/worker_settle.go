@@ -32,6 +32,8 @@ func (w *Worker) settle(ctx context.Context, h *heldRun, spec *jobSpec, o outcom
 		w.cancelled(row)
 	case errcode.CodeOf(failure) == errcode.RateLimited:
 		w.deferRateLimited(row, spec, failure)
+	case errors.Is(cause, errcode.JobLeaseLost) && h.lostInOutage.Load():
+		w.handBack(row, spec, cause)
 	case errors.Is(cause, errcode.JobLeaseLost):
 		w.unowned(row, "lease lost")
 	case errcode.Unavailable(failure):
