@@ -142,3 +142,28 @@ func awaitSettledCount(t *testing.T, pool *pgxpool.Pool, n int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Two schedulers ride out a restart of PostgreSQL and a stop across an
+// occurrence: the leader keeps or re-takes its lease, and every occurrence
+// fires exactly once — the one due while the database was gone, late.
+func TestSchedulersRideOutARestart(t *testing.T) {
+	srv := fixtures.RestartableServer(t)
+	pool := srv.DB(t)
+	clk := newSchedClock(t0)
+	task := tickTask(t, "five", "*/5 * * * *", "UTC")
+	a := startScheduler(t, pool, clk, "a", nil, task)
+	b := startScheduler(t, pool, clk, "b", nil, task)
+	clk.step(t, 2, 12, time.Minute)
+	srv.Restart(t)
+	clk.step(t, 2, 12, time.Minute)
+	srv.Stop(t)
+	clk.step(t, 2, 4, time.Minute) // an occurrence falls due while the database is gone
+	srv.Start(t)
+	clk.step(t, 2, 14, time.Minute)
+	if !a.Leading() && !b.Leading() {
+		t.Fatal("no scheduler leads after the database came back")
+	}
+	if got, want := firedAts(t, pool, "five"), everyFive(t0, clk.Now()); !sameInstants(got, want) {
+		t.Fatalf("fired %v\nwant %v", got, want)
+	}
+}
