@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -211,4 +212,68 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 	if ended == 0 {
 		t.Fatal("the test ended no backend")
 	}
+}
+
+// Every connection cut again and again under a work-down — a claim whose
+// answer is lost, a completion batch whose commit landed but whose answer
+// did not — costs no run an attempt and leaves none to wait out its lease:
+// each is done once on its first attempt, and the worker heard every one.
+func TestCutConnectionsUnderWorkDown(t *testing.T) {
+	ctx := context.Background()
+	pool, proxy := fixtures.FaultyDB(t)
+	const runs = 2000
+	job := pipeline.MustJob("cut", keyK, func(context.Context, *pipeline.Run[noInput]) (int, error) { return 1, nil })
+	ins := make([]noInput, runs)
+	for i := range ins {
+		ins[i] = noInput{K: time.Duration(i).String()}
+	}
+	for lo := 0; lo < runs; lo += 1000 {
+		if _, err := job.EnqueueMany(ctx, pool, ins[lo:lo+1000]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logs := &logRecorder{}
+	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 200}, Logger: slog.New(logs)}, job)
+	stop := proxy.CutEvery(150 * time.Millisecond)
+	deadline := time.Now().Add(2 * time.Minute)
+	for w.Stats().Completed.Load()+w.Stats().Unowned.Load() < runs {
+		if time.Now().After(deadline) {
+			stop()
+			rows, _ := pool.Query(ctx, `select state, attempt, count(*) from pipe.jobs group by 1, 2`)
+			for rows.Next() {
+				var st string
+				var a, n int
+				_ = rows.Scan(&st, &a, &n)
+				t.Logf("state %s attempt %d: %d", st, a, n)
+			}
+			rows.Close()
+			logs.mu.Lock()
+			seen := map[string]int{}
+			for _, e := range logs.events {
+				seen[e]++
+			}
+			logs.mu.Unlock()
+			t.Logf("logs %v; stats %+v", seen, w.Stats())
+			t.Fatalf("%d of %d completed after 2 minutes (cuts %d)", w.Stats().Completed.Load(), runs, proxy.Cuts())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	var done, first int
+	var err error
+	for range 3 { // the pool may lend a connection cut before the cuts stopped
+		if err = pool.QueryRow(ctx, `select count(*) filter (where state = 'done'), count(*) filter (where attempt = 1) from pipe.jobs`).Scan(&done, &first); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done != runs || first != runs || w.Stats().Completed.Load() != runs || logs.has("jobs.lease.lost") {
+		t.Fatalf("done %d, first attempt %d, completed %d of %d; lease lost %v", done, first, w.Stats().Completed.Load(), runs, logs.has("jobs.lease.lost"))
+	}
+	if proxy.Cuts() == 0 {
+		t.Fatal("nothing was cut")
+	}
+	t.Logf("%d connections cut; %d claims recovered", proxy.Cuts(), logs.count("jobs.claim.recovered"))
 }

@@ -331,6 +331,15 @@ func (s *store) acquireSlot(ctx context.Context, row *claimed, key string, limit
 	return ok, err
 }
 
+var sqlOrphans = mustQuery("orphans")
+
+// handBackOrphans hands back the runs running under workerID that it does
+// not own (their claim's answer was lost), uncounted; it answers how many.
+func (s *store) handBackOrphans(ctx context.Context, workerID string, owned []uuid.UUID) (int64, error) {
+	tag, err := s.pool.Exec(ctx, sqlOrphans, workerID, binaryIDs(owned))
+	return tag.RowsAffected(), err
+}
+
 // binaryIDs hands pgx the ids as [16]byte, which it encodes as binary uuids
 // (a uuid.UUID goes through its text form).
 func binaryIDs(ids []uuid.UUID) [][16]byte {

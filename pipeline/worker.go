@@ -31,6 +31,7 @@ type Worker struct {
 
 	mu       sync.Mutex
 	held     map[uuid.UUID]*heldRun
+	owned    map[uuid.UUID]bool // every run claimed and not yet released, held or about to be
 	inFlight map[string]int
 	total    int
 	next     int // queue rotation: the pass starts after the last queue served
@@ -49,6 +50,9 @@ type Worker struct {
 	tracer   trace.Tracer
 	gos      *goPool // the goroutines runs and bodies run on
 	database outage  // whether the claim last found the database gone
+	// claimInDoubt: a claim failed after it may have reached the server, so
+	// runs may be running under this worker's id that it never heard of.
+	claimInDoubt atomic.Bool
 
 	// fencedTxOptions begin a FencedTx: the server ends one left idle for a
 	// whole lease, so a runner cut off from the database mid-batch cannot
@@ -87,7 +91,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	w := &Worker{
 		cfg: cfg, pool: pool, store: newStore(pool), log: &workerLog{l: cfg.Logger, id: cfg.ID},
 		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}),
-		held: map[uuid.UUID]*heldRun{}, inFlight: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
+		held: map[uuid.UUID]*heldRun{}, owned: map[uuid.UUID]bool{}, inFlight: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
 		tracer: cfg.TracerProvider.Tracer(tracerName), gos: newGoPool(),
 	}
 	for q := range cfg.Queues {
@@ -232,6 +236,7 @@ func (w *Worker) hold(h *heldRun) {
 func (w *Worker) release(row *claimed) {
 	w.mu.Lock()
 	delete(w.held, row.id)
+	delete(w.owned, row.id)
 	w.inFlight[row.queue]--
 	w.total--
 	w.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/pipekit/pipe/errcode"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
@@ -50,7 +51,9 @@ type WorkerConfig struct {
 	// BusyDelay is how long a run deferred by a busy concurrency cap waits
 	// before it is offered again. Default 1s.
 	BusyDelay time.Duration
-	// ID names this worker in rows and logs. Default host-pid.
+	// ID names this worker in rows and logs; it must be unique among the
+	// workers running (a claim whose answer was lost is found again by it).
+	// Default host-pid-xxxx, four random hex digits.
 	ID string
 	// Logger receives the worker's events (stable names such as
 	// jobs.lease.lost). Default slog.Default().
@@ -106,7 +109,7 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	c.BusyDelay = orDefault(c.BusyDelay, time.Second)
 	if c.ID == "" {
 		host, _ := os.Hostname()
-		c.ID = fmt.Sprintf("%s-%d", host, os.Getpid())
+		c.ID = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), uuid.NewString()[:4])
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

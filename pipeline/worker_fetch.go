@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/simhook"
 )
@@ -17,6 +19,9 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 	for ctx.Err() == nil {
 		started := time.Now()
 		found, full, err := w.passAfterOutage(ctx)
+		if err != nil && !pgconn.SafeToRetry(err) && errcode.Unavailable(errcode.Postgres(context.Background(), err, "claim")) {
+			w.claimInDoubt.Store(true)
+		}
 		wait := idle
 		w.database.observe(w.log, err, ctx.Err() != nil)
 		switch {
@@ -60,7 +65,33 @@ func (w *Worker) passAfterOutage(ctx context.Context) (int, bool, error) {
 			return 0, false, err
 		}
 	}
+	if w.claimInDoubt.Load() {
+		if err := w.recoverClaims(ctx); err != nil {
+			return 0, false, err
+		}
+	}
 	return w.pass(ctx)
+}
+
+// recoverClaims hands back, uncounted, the runs a claim whose answer was
+// lost gave this worker: else they would wait out their lease and then be
+// claimed again with an attempt spent.
+func (w *Worker) recoverClaims(ctx context.Context) error {
+	w.mu.Lock()
+	owned := make([]uuid.UUID, 0, len(w.owned))
+	for id := range w.owned {
+		owned = append(owned, id)
+	}
+	w.mu.Unlock()
+	n, err := w.store.handBackOrphans(ctx, w.cfg.ID, owned)
+	if err != nil {
+		return err
+	}
+	w.claimInDoubt.Store(false)
+	if n > 0 {
+		w.log.info("jobs.claim.recovered", "runs", n)
+	}
+	return nil
 }
 
 // waitForPass waits d (or, when d < 0, for a slot to free), or for a wake.
@@ -157,6 +188,7 @@ func (w *Worker) start(rows []*claimed) {
 	for _, r := range rows {
 		w.inFlight[r.queue]++
 		w.total++
+		w.owned[r.id] = true
 	}
 	w.mu.Unlock()
 	w.stats.Claimed.Add(int64(len(rows)))

@@ -29,15 +29,16 @@ const (
 func (w *Worker) persist(row *claimed, kind string, write func(context.Context) (bool, error)) bool {
 	wait, retried := persistFirstWait, false
 	for tries := 1; ; tries++ {
-		ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+		ctx, cancel := persistContext(kind)
 		ok, err := write(ctx)
-		if err == nil && !ok && retried {
-			ok = w.landedBefore(ctx, row, kind)
+		var state string
+		if err == nil && !ok {
+			state, err = w.refusedAs(ctx, row, kind, retried)
 		}
 		cancel()
 		if err == nil {
-			w.persisted(row, kind, ok, retried, tries)
-			return ok
+			w.persisted(row, kind, state, retried, tries)
+			return ok || state == "landed"
 		}
 		coded := errcode.Postgres(context.Background(), err, "settle "+kind)
 		if !persistRetryable(coded, tries) {
@@ -47,7 +48,7 @@ func (w *Worker) persist(row *claimed, kind string, write func(context.Context) 
 		if !retried {
 			retried = true
 			w.markRetrying(row)
-			w.log.warn("jobs.settle.retrying", "job", row.name, "id", row.id.String(), "settle", kind, "error", coded.Error())
+			w.log.debug("jobs.settle.retrying", "job", row.name, "id", row.id.String(), "settle", kind, "error", coded.Error())
 		}
 		select {
 		case <-w.abandon:
@@ -57,6 +58,16 @@ func (w *Worker) persist(row *claimed, kind string, write func(context.Context) 
 		}
 		wait = min(wait*2, persistMaxWait)
 	}
+}
+
+// persistContext bounds one try of a settle by flushTimeout. A completion
+// goes through the batcher, whose flush carries that bound itself, so its
+// hot path sets no timer of its own.
+func persistContext(kind string) (context.Context, context.CancelFunc) {
+	if kind == "completed" {
+		return context.Background(), func() {}
+	}
+	return context.WithTimeout(context.Background(), flushTimeout)
 }
 
 func persistRetryable(err error, tries int) bool {
@@ -69,47 +80,52 @@ func persistRetryable(err error, tries int) bool {
 	return tries < persistMaxTries
 }
 
-func (w *Worker) persisted(row *claimed, kind string, ok, retried bool, tries int) {
+func (w *Worker) persisted(row *claimed, kind, refused string, retried bool, tries int) {
 	if retried {
-		w.log.info("jobs.settle.landed", "job", row.name, "id", row.id.String(), "settle", kind, "tries", tries, "landed", ok)
+		w.log.debug("jobs.settle.landed", "job", row.name, "id", row.id.String(), "settle", kind, "tries", tries, "refused", refused)
 	}
-	if !ok {
-		w.refused(row, kind)
+	switch refused {
+	case "cancelled":
+		w.cancelled(row)
+	case "unowned":
+		w.unowned(row, kind)
 	}
 }
 
-// landedBefore answers whether a settle whose earlier try failed had in fact
-// committed (the answer was lost with the connection): the row still carries
-// this claim and the state the settle writes.
-func (w *Worker) landedBefore(ctx context.Context, row *claimed, kind string) bool {
+// refusedAs reads why a settle's fence did not hold: "landed" when an
+// earlier try had in fact committed (its answer lost with the connection:
+// the row carries this claim and the state the settle writes), "cancelled"
+// when an operator cancelled the run while it ran, else "unowned" (the
+// run's claim moved on). A failed read is an error: the settle is tried
+// again.
+func (w *Worker) refusedAs(ctx context.Context, row *claimed, kind string, retried bool) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
+	defer cancel()
 	state, claims, err := w.store.rowState(ctx, row)
-	if err != nil || claims != row.claims {
-		return false
+	switch {
+	case err != nil:
+		return "", err
+	case claims != row.claims:
+		return "unowned", nil
+	case retried && state == settledState(kind):
+		return "landed", nil
+	case state == "cancelled":
+		return "cancelled", nil
 	}
-	return state == settledState(kind)
+	return "unowned", nil
 }
 
 // settledState is the state a settle of kind leaves the row in.
 func settledState(kind string) string {
 	switch kind {
-	case "completed", "dead", "failed", "suspended":
+	case "completed":
+		return "done"
+	case "dead", "failed", "suspended":
 		return kind
 	case evRefused:
 		return "failed"
 	}
 	return "ready"
-}
-
-// refused accounts a settle whose fence did not hold: an operator cancelled
-// the run while it ran, or the run's claim moved on.
-func (w *Worker) refused(row *claimed, kind string) {
-	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
-	defer cancel()
-	if state, claims, err := w.store.rowState(ctx, row); err == nil && claims == row.claims && state == "cancelled" {
-		w.cancelled(row)
-		return
-	}
-	w.unowned(row, kind)
 }
 
 func (w *Worker) unowned(row *claimed, why string) {

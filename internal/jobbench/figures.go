@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -31,11 +33,16 @@ func (b *bench) declare(name string, body pipeline.Body[input, none]) (*benchJob
 
 // worker answers a stopped worker serving the bench queue with slots.
 func (b *bench) worker(job pipeline.Registrable, slots int) (*pipeline.Worker, error) {
+	return b.workerOn(b.pool, job, slots)
+}
+
+// workerOn answers a stopped worker over pool serving the bench queue.
+func (b *bench) workerOn(pool *pgxpool.Pool, job pipeline.Registrable, slots int) (*pipeline.Worker, error) {
 	reg, err := pipeline.NewRegistry(job)
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.NewWorker(b.pool, pipeline.WorkerConfig{
+	return pipeline.NewWorker(pool, pipeline.WorkerConfig{
 		Registry:      reg,
 		Queues:        map[string]int{b.o.Queue: slots},
 		FetchCooldown: b.o.FetchCooldown,

@@ -41,10 +41,11 @@ const (
 	FigurePickup        = "pickup"
 	FigurePickupProcess = "pickup-process"
 	FigurePickupBacklog = "pickup-backlog"
+	FigureWorkCut       = "work-cut"
 )
 
 // AllFigures lists every figure in the order Run measures them.
-var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureSteps, FigurePickup, FigurePickupProcess, FigurePickupBacklog}
+var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureWorkCut, FigureSteps, FigurePickup, FigurePickupProcess, FigurePickupBacklog}
 
 // Options adjust a run. A zero field takes the default its comment names.
 type Options struct {
@@ -81,6 +82,9 @@ type Options struct {
 	Prefix string
 	// Queue is the queue the bench jobs run in. Default "pipe.bench".
 	Queue string
+	// CutEvery is how often work-cut resets every connection of its
+	// worker's pool. Default 1s.
+	CutEvery time.Duration
 	// Stall fails a figure when no job progresses for this long. Default 60s.
 	Stall time.Duration
 	// NoVacuum skips the VACUUM (ANALYZE) of pipe.jobs and pipe.events after
@@ -105,6 +109,7 @@ func (o Options) withDefaults() (Options, error) {
 	o.PollInterval = orDur(o.PollInterval, 20*time.Millisecond)
 	o.WakeThrottle = orDur(o.WakeThrottle, 2*time.Millisecond)
 	o.Stall = orDur(o.Stall, time.Minute)
+	o.CutEvery = orDur(o.CutEvery, time.Second)
 	if o.Prefix == "" {
 		o.Prefix = "pipe.bench."
 	}
@@ -259,6 +264,8 @@ func (b *bench) figure(ctx context.Context, name string) (Figure, error) {
 		f, err = b.enqueueMany(ctx, jobName)
 	case FigureWork:
 		f, err = b.work(ctx, jobName)
+	case FigureWorkCut:
+		f, err = b.workCut(ctx, jobName)
 	case FigureSteps:
 		f, err = b.steps(ctx, jobName)
 	case FigurePickup:

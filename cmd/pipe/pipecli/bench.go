@@ -52,6 +52,7 @@ func (a *app) benchJobsCommand() *cobra.Command {
 	fl.IntVar(&o.StepJobs, "step-jobs", 0, "durable jobs for the steps figure (default 3000)")
 	fl.IntVar(&o.PickupSamples, "samples", 0, "jobs each pickup figure times (default 200)")
 	fl.IntVar(&o.Backlog, "backlog", 0, "jobs pickup-backlog queues beside its own (default 1000000)")
+	fl.DurationVar(&o.CutEvery, "cut-every", 0, "how often work-cut resets every connection of its worker's pool (default 1s)")
 	return c
 }
 
