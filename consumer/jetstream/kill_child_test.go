@@ -34,7 +34,8 @@ const (
 
 const killDDL = `create table effects (key text not null, seq bigint not null);
 	create table deliveries (key text not null, seq bigint not null, pid int not null);
-	create table holds (pid int not null)`
+	create table holds (pid int not null);
+	create table held (pid int not null, key text not null)`
 
 // TestMain doubles as the kill test's worker processes: re-executed with
 // fixtures.StartChild, the test binary runs a worker of two slots over the
@@ -89,7 +90,8 @@ func killOptions(stream string) jetstream.Options {
 // killConsumer is the consumer every process of the kill test declares.
 // Handle logs what it was handed outside its transaction (deliveries), waits
 // while the test holds its process (holds: a batch in hand for as long as
-// the test wants), then writes the effects in its transaction.
+// the test wants; held says which keys wait), then writes the effects in its
+// transaction.
 func killConsumer(pool *pgxpool.Pool, src *jetstream.Source) *consumer.Consumer[jetstream.Message, uint64] {
 	pid := os.Getpid()
 	return consumer.MustNew(consumer.Options[jetstream.Message, uint64]{
@@ -106,7 +108,7 @@ func killConsumer(pool *pgxpool.Pool, src *jetstream.Source) *consumer.Consumer[
 			if _, err := pool.Exec(ctx, `insert into deliveries select $1, unnest($2::bigint[]), $3`, key, seqs, pid); err != nil {
 				return 0, err
 			}
-			if err := awaitUnheld(ctx, pool, pid); err != nil {
+			if err := awaitUnheld(ctx, pool, pid, key); err != nil {
 				return 0, err
 			}
 			if _, err := tx.Exec(ctx, `insert into effects select $1, unnest($2::bigint[])`, key, seqs); err != nil {
@@ -117,12 +119,18 @@ func killConsumer(pool *pgxpool.Pool, src *jetstream.Source) *consumer.Consumer[
 	})
 }
 
-// awaitUnheld waits while the test holds the process pid.
-func awaitUnheld(ctx context.Context, pool *pgxpool.Pool, pid int) error {
-	for {
+// awaitUnheld waits while the test holds the process pid, saying so once
+// (held) for key: its batch is then in hand until the test lets it go.
+func awaitUnheld(ctx context.Context, pool *pgxpool.Pool, pid int, key string) error {
+	for said := false; ; said = true {
 		var held bool
 		if err := pool.QueryRow(ctx, `select exists (select 1 from holds where pid = $1)`, pid).Scan(&held); err != nil || !held {
 			return err
+		}
+		if !said {
+			if _, err := pool.Exec(ctx, `insert into held values ($1, $2)`, pid, key); err != nil {
+				return err
+			}
 		}
 		select {
 		case <-ctx.Done():

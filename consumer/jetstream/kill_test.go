@@ -82,25 +82,27 @@ func killAndDrain(t *testing.T, retention js.RetentionPolicy) {
 
 // holdInHand holds the process pid in its Handle — each key's batch handed
 // over, its transaction not committed — and answers what it has in hand
-// once both keys have a batch there.
+// once both keys wait there.
 func holdInHand(t *testing.T, pool *pgxpool.Pool, pid int) map[string][]uint64 {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := pool.Exec(ctx, `insert into holds values ($1)`, pid); err != nil {
 		t.Fatal(err)
 	}
-	inHand := map[string][]uint64{}
 	awaitTrue(t, func() bool {
-		for _, k := range killKeys {
-			rows, _ := pool.Query(ctx, `select seq from deliveries where pid = $1 and key = $2 and seq > $3 order by seq`, pid, k, storedCursor(t, pool, k))
-			got, err := pgx.CollectRows(rows, pgx.RowTo[uint64])
-			if err != nil {
-				t.Fatal(err)
-			}
-			inHand[k] = got
-		}
-		return len(inHand["a"]) > 0 && len(inHand["b"]) > 0
+		var n int
+		err := pool.QueryRow(ctx, `select count(distinct key) from held where pid = $1`, pid).Scan(&n)
+		return err == nil && n == len(killKeys)
 	})
+	inHand := map[string][]uint64{}
+	for _, k := range killKeys {
+		rows, _ := pool.Query(ctx, `select seq from deliveries where pid = $1 and key = $2 and seq > $3 order by seq`, pid, k, storedCursor(t, pool, k))
+		got, err := pgx.CollectRows(rows, pgx.RowTo[uint64])
+		if err != nil || len(got) == 0 {
+			t.Fatalf("key %s: %d messages in hand (%v)", k, len(got), err)
+		}
+		inHand[k] = got
+	}
 	return inHand
 }
 
