@@ -25,6 +25,12 @@ const killBatch = 20
 
 var killKeys = []string{"a", "b"}
 
+// killLease is the lease of the kill test's workers: long enough that a
+// loaded machine does not lapse a live worker's run (its batch in hand would
+// be handed over again, which the test counts as a fault), short enough
+// that the killed worker's runs are soon taken over.
+const killLease = 3 * time.Second
+
 // The environment of a kill test's worker process: the server and the
 // stream.
 const (
@@ -66,7 +72,7 @@ func killChild(ctx context.Context, pool *pgxpool.Pool) error {
 	if err != nil {
 		return err
 	}
-	w, err := pipeline.NewWorker(big, pipeline.WorkerConfig{Registry: reg, Lease: fixtures.ChildLease, MaxInFlight: 2,
+	w, err := pipeline.NewWorker(big, pipeline.WorkerConfig{Registry: reg, Lease: killLease, MaxInFlight: 2,
 		PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond, BusyDelay: 20 * time.Millisecond,
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
