@@ -115,10 +115,19 @@
 // JetStream stream through a durable pull consumer. [FromChan] and
 // [FeedFunc] adapt anything else.
 //
+// A feed that is a [Committer] hears of each batch after it commits (a
+// broker's acknowledgement). A source whose feed must hear of them calls
+// [NeedsCommitted] from its Open: a feed that then reaches the run without
+// Committed — an app's wrapper that does not forward it — is refused before
+// it is read, X_CONSUMER_FEED_INVALID, rather than leave the broker
+// redelivering or stalled.
+//
 // # Errors
 //
 // X_CONSUMER_INVALID (a declaration: every fault named), X_CONSUMER_SELF_ENQUEUE,
 // X_CONSUMER_KEY_INVALID (an empty key or one over 200 characters),
-// X_CONSUMER_FEED_INVALID (no feed, or more items than asked for) are
-// terminal. No message quotes a key, an item or a cursor.
+// X_CONSUMER_FEED_INVALID (no feed, more items than asked for, or a feed
+// without Committed over a source that needs it) are terminal. The stored
+// cursor's database errors are coded by errcode.Postgres. No message quotes
+// a key, an item or a cursor.
 package consumer

@@ -10,11 +10,13 @@ import (
 // guardKey marks the context a consumer's run hands to open and handle.
 type guardKey struct{}
 
-// guard is what the marker holds: the consumer whose run it is, and whether
-// that run tried to enqueue its own consumer.
+// guard is what the marker holds: the consumer whose run it is, whether
+// that run tried to enqueue its own consumer, and whether the source its
+// Open opened needs to hear of commits ([NeedsCommitted]).
 type guard struct {
-	consumer string
-	tripped  atomic.Bool
+	consumer       string
+	tripped        atomic.Bool
+	needsCommitted atomic.Bool
 }
 
 func withGuard(ctx context.Context, name string) (context.Context, *guard) {

@@ -59,21 +59,30 @@ func (r *runner[T, C]) start(ctx context.Context) error {
 		return err
 	}
 	feed, err := r.c.o.Open(ctx, r.key, r.cursor)
+	if err == nil {
+		err = r.checkFeed(feed)
+	}
 	if gerr := r.guard.check(r.c.o.Name); gerr != nil {
+		err = gerr
+	}
+	if err != nil {
 		if feed != nil {
 			_ = feed.Close()
 		}
-		return gerr
-	}
-	if err != nil {
 		return err
 	}
+	r.feed = feed
+	return nil
+}
+
+// checkFeed refuses what Open answered when it is no feed, or a feed that
+// does not hear of commits over a source that needs to.
+func (r *runner[T, C]) checkFeed(feed Feed[T]) error {
 	if feed == nil {
 		return errcode.New(errcode.ConsumerFeedInvalid, "consumer %s: Open answered no feed and no error", r.c.o.Name).
 			WithFix("answer a Feed from Open, or an error")
 	}
-	r.feed = feed
-	return nil
+	return r.checkCommitter(feed)
 }
 
 // loop reads and commits batches until the feed ends, fails, or the run is

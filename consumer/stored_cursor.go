@@ -30,7 +30,7 @@ func loadStored[C any](ctx context.Context, tx pgx.Tx, key string) (C, error) {
 		return zero, nil
 	}
 	if err != nil {
-		return zero, err
+		return zero, errcode.Postgres(ctx, err, "consumer "+name+": load the cursor")
 	}
 	var c C
 	if err := json.Unmarshal(raw, &c); err != nil {
@@ -51,7 +51,7 @@ func saveStored[C any](ctx context.Context, tx pgx.Tx, key string, next C) error
 			WithFix("answer a JSON-encodable cursor from Handle")
 	}
 	_, err = tx.Exec(ctx, sqlCursorSave, name, key, raw)
-	return err
+	return errcode.Postgres(ctx, err, "consumer "+name+": save the cursor")
 }
 
 func storedName(ctx context.Context) (string, error) {

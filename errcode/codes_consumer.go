@@ -14,7 +14,8 @@ const (
 	// characters; terminal.
 	ConsumerKeyInvalid Code = "X_CONSUMER_KEY_INVALID"
 	// ConsumerFeedInvalid: open answered no feed, or a feed broke its
-	// contract (more items than asked for); terminal.
+	// contract (more items than asked for, or no Committed where its source
+	// needs to hear of commits); terminal.
 	ConsumerFeedInvalid Code = "X_CONSUMER_FEED_INVALID"
 	// ConsumerSourceInvalid: a shipped source cannot follow what it was
 	// given (a table without a sequence-fed id, a sequence with a cache, a

@@ -14,11 +14,14 @@ import (
 // never saw (a pull it gave up on) would otherwise be passed by later ones
 // and skipped. A redelivery of a message already handed over is skipped.
 type feed struct {
-	s       *Source
-	cons    js.Consumer
-	handed  uint64 // the stream sequence of the last message handed over
-	dseq    uint64 // the consumer sequence of the last delivery seen
-	stopped bool   // a read was cut short: deliveries may be missing
+	s        *Source
+	cons     js.Consumer
+	explicit bool   // a WorkQueue stream: each message is acknowledged
+	opened   uint64 // the cursor the feed opened at: committed up to it
+	handed   uint64 // the stream sequence of the last message handed over
+	dseq     uint64 // the consumer sequence of the last delivery seen
+	stopped  bool   // a read was cut short: deliveries may be missing
+	pending  unreported
 }
 
 // Read answers up to max messages: those waiting now, else the first to
@@ -29,6 +32,17 @@ func (f *feed) Read(ctx context.Context, max int, wait time.Duration) ([]Message
 	if f.stopped {
 		return nil, f.stoppedErr()
 	}
+	if err := f.pending.check(f.s.o); err != nil {
+		return nil, err
+	}
+	out, err := f.read(ctx, max, wait)
+	f.pending.handed(len(out), f.s.o.MaxAckPending)
+	return out, err
+}
+
+// read is one Read: a no-wait pull, else a pull of one waiting up to wait
+// and a no-wait pull of the rest.
+func (f *feed) read(ctx context.Context, max int, wait time.Duration) ([]Message, error) {
 	out, err := f.fetch(ctx, func() (js.MessageBatch, error) { return f.cons.FetchNoWait(max) })
 	if err != nil || len(out) > 0 {
 		return out, err
@@ -87,7 +101,7 @@ func (f *feed) accept(m js.Msg) (Message, bool, error) {
 	}
 	f.dseq = md.Sequence.Consumer
 	if md.Sequence.Stream <= f.handed {
-		return Message{}, false, nil
+		return Message{}, false, f.settle(m, md.Sequence.Stream)
 	}
 	f.handed = md.Sequence.Stream
 	return Message{Sequence: md.Sequence.Stream, Subject: m.Subject(), Time: md.Timestamp,
@@ -96,21 +110,8 @@ func (f *feed) accept(m js.Msg) (Message, bool, error) {
 
 func (f *feed) stoppedErr() error {
 	return errcode.New(errcode.ConsumerSourceUnavailable, "jetstream source: stream %s: a delivery was missed; the feed must reopen at the saved cursor", f.s.o.Stream).
-		WithFix("none: the attempt is retried and the durable consumer recreated at the cursor")
+		WithFix("none: the attempt is retried and the durable consumer replaced at the cursor")
 }
 
-// Committed acknowledges the batch once it has committed: with the ack-all
-// policy the last message acknowledges every one before it, so the durable's
-// acknowledgement floor follows the saved cursor.
-func (f *feed) Committed(_ context.Context, msgs []Message) error {
-	if len(msgs) == 0 {
-		return nil
-	}
-	if err := msgs[len(msgs)-1].msg.Ack(); err != nil {
-		return unavailable(f.s.o.Stream, "acknowledge", err)
-	}
-	return nil
-}
-
-// Close leaves the durable consumer in place: the next open resets it.
+// Close leaves the durable consumer in place: the next open replaces it.
 func (f *feed) Close() error { return nil }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,15 +47,24 @@ func natsURL(t *testing.T) string {
 // stream is one test's stream on the server, under a name of its own (the
 // server may be shared), deleted when the test ends.
 type stream struct {
+	url    string
 	nc     *nats.Conn
 	js     js.JetStream
 	name   string
 	prefix string // every subject of the stream starts with it
 }
 
+// newStream makes a stream of limits retention (the default).
 func newStream(t *testing.T) *stream {
 	t.Helper()
-	nc, err := nats.Connect(natsURL(t))
+	return newStreamOf(t, js.LimitsPolicy)
+}
+
+// newStreamOf makes a stream of the given retention.
+func newStreamOf(t *testing.T, retention js.RetentionPolicy) *stream {
+	t.Helper()
+	url := natsURL(t)
+	nc, err := nats.Connect(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +77,47 @@ func newStream(t *testing.T) *stream {
 	_, _ = rand.Read(b)
 	name := "PIPE_TEST_" + strings.ToUpper(hex.EncodeToString(b))
 	ctx := context.Background()
-	if _, err := j.CreateStream(ctx, js.StreamConfig{Name: name, Subjects: []string{name + ".>"}, Storage: js.MemoryStorage}); err != nil {
+	cfg := js.StreamConfig{Name: name, Subjects: []string{name + ".>"}, Storage: js.MemoryStorage, Retention: retention}
+	if _, err := j.CreateStream(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = j.DeleteStream(context.Background(), name) })
-	return &stream{nc: nc, js: j, name: name, prefix: name}
+	return &stream{url: url, nc: nc, js: j, name: name, prefix: name}
+}
+
+// retentions are the three retention policies of a stream, by name.
+var retentions = []struct {
+	name string
+	js.RetentionPolicy
+}{{"Limits", js.LimitsPolicy}, {"Interest", js.InterestPolicy}, {"WorkQueue", js.WorkQueuePolicy}}
+
+// messages answers how many messages the stream holds.
+func (s *stream) messages(t *testing.T) uint64 {
+	t.Helper()
+	st, err := s.js.Stream(context.Background(), s.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.CachedInfo().State.Msgs
+}
+
+// durables answers the names of the stream's consumers.
+func (s *stream) durables(t *testing.T) []string {
+	t.Helper()
+	st, err := s.js.Stream(context.Background(), s.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	names := st.ConsumerNames(context.Background())
+	for n := range names.Name() {
+		out = append(out, n)
+	}
+	if err := names.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // publish stores one message on subject (under the stream's prefix) and

@@ -3,8 +3,6 @@ package jetstream
 import (
 	"context"
 	"errors"
-	"fmt"
-	"hash/fnv"
 	"strings"
 	"time"
 
@@ -33,7 +31,10 @@ type Options struct {
 	Subjects func(key string) []string
 	// Durable answers the durable consumer's name of a key. Default: "pipe_"
 	// and the key, characters NATS refuses in a name replaced by "_" and
-	// then a hash of the key, so that two keys never share one.
+	// then a hash of the key, so that two keys never share one. On an
+	// Interest stream a key's durable alternates between this name and the
+	// name followed by "~b" (see the package doc), so a name must not hold
+	// "~", nor what NATS refuses in one (blanks, ".", "*", ">", "/", "\").
 	Durable func(key string) string
 	// AckWait is how long the server waits for the acknowledgement of a
 	// delivered message before it delivers it again (the feed skips a
@@ -107,11 +108,11 @@ func MustNew(nc *nats.Conn, o Options) *Source {
 }
 
 // Open answers key's feed of the messages after the stream sequence cursor
-// (from the stream's first message for the zero cursor). It recreates the
-// key's durable consumer to start there: the cursor saved in Postgres is the
-// truth, the durable's own position only follows it, so a message delivered
-// to a run that died is delivered again at once and in order, never after
-// an acknowledgement timeout behind later ones.
+// (from the stream's first message for the zero cursor). It places the
+// key's durable consumer there first (see the package doc): the cursor saved
+// in Postgres is the truth, the durable's own position only follows it, so a
+// message delivered to a run that died is delivered again at once and in
+// order, never after an acknowledgement timeout behind later ones.
 func (s *Source) Open(ctx context.Context, key string, cursor uint64) (consumer.Feed[Message], error) {
 	st, err := s.js.Stream(ctx, s.o.Stream)
 	if errors.Is(err, js.ErrStreamNotFound) {
@@ -121,43 +122,32 @@ func (s *Source) Open(ctx context.Context, key string, cursor uint64) (consumer.
 	if err != nil {
 		return nil, unavailable(s.o.Stream, "look up the stream", err)
 	}
-	name := s.o.Durable(key)
-	if err := st.DeleteConsumer(ctx, name); err != nil && !errors.Is(err, js.ErrConsumerNotFound) {
-		return nil, unavailable(s.o.Stream, "reset the durable consumer", err)
-	}
-	cfg := js.ConsumerConfig{Durable: name, AckPolicy: js.AckAllPolicy, AckWait: s.o.AckWait,
-		MaxAckPending: s.o.MaxAckPending, DeliverPolicy: js.DeliverAllPolicy}
-	if cursor > 0 {
-		cfg.DeliverPolicy, cfg.OptStartSeq = js.DeliverByStartSequencePolicy, cursor+1
-	}
-	if s.o.Subjects != nil {
-		// One filter in the field every server version reads; several
-		// need a server of 2.10 or later.
-		if subjects := s.o.Subjects(key); len(subjects) == 1 {
-			cfg.FilterSubject = subjects[0]
-		} else {
-			cfg.FilterSubjects = subjects
-		}
-	}
-	cons, err := st.CreateConsumer(ctx, cfg)
+	retention := st.CachedInfo().Config.Retention
+	cons, err := s.place(ctx, st, retention, key, cursor)
 	if err != nil {
-		return nil, unavailable(s.o.Stream, "create the durable consumer", err)
+		return nil, err
 	}
-	return &feed{s: s, cons: cons, handed: cursor}, nil
+	consumer.NeedsCommitted(ctx)
+	return &feed{s: s, cons: cons, explicit: retention == js.WorkQueuePolicy, opened: cursor, handed: cursor}, nil
 }
 
 // Lag answers how many messages of key's feed are not yet acknowledged —
 // delivered and waiting for their batch to commit, or not delivered — as the
-// durable consumer counts them. tx is unused.
+// key's durable consumer (the newer, when an open left two) counts them. tx
+// is unused.
 func (s *Source) Lag(ctx context.Context, _ pgx.Tx, key string, _ uint64) (int64, error) {
-	cons, err := s.js.Consumer(ctx, s.o.Stream, s.o.Durable(key))
+	names, err := s.names(key)
 	if err != nil {
-		return 0, unavailable(s.o.Stream, "look up the durable consumer", err)
+		return 0, err
 	}
-	info, err := cons.Info(ctx)
+	held, err := s.existing(ctx, names)
 	if err != nil {
-		return 0, unavailable(s.o.Stream, "read the durable consumer", err)
+		return 0, err
 	}
+	if len(held) == 0 {
+		return 0, unavailable(s.o.Stream, "look up the durable consumer", js.ErrConsumerNotFound)
+	}
+	info := held[len(held)-1].info
 	return int64(info.NumPending) + int64(info.NumAckPending), nil
 }
 
@@ -168,30 +158,4 @@ func Cursor(msgs []Message) uint64 {
 		return 0
 	}
 	return msgs[len(msgs)-1].Sequence
-}
-
-// DurableName is the default durable name of a key: "pipe_" and the key,
-// any character outside A-Z, a-z, 0-9, "-" and "_" replaced by "_", and
-// then, when one was, "_" and a hash of the key.
-func DurableName(key string) string {
-	safe := strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, key)
-	if safe == key {
-		return "pipe_" + key
-	}
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(key))
-	return fmt.Sprintf("pipe_%s_%016x", safe, h.Sum64())
-}
-
-func unavailable(stream, what string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return errcode.Wrap(err, errcode.ConsumerSourceUnavailable, "jetstream source: stream %s: %s failed", stream, what).
-		WithFix("check the NATS server and the connection; the attempt is retried")
 }

@@ -96,46 +96,6 @@ func TestConsumerFollowsAStreamPerKey(t *testing.T) {
 	})
 }
 
-// A feed reopened at the cursor delivers the message after it at once and
-// in order, though an earlier feed was handed it and died unacknowledged:
-// the durable is recreated at the cursor, not left to redeliver after its
-// acknowledgement wait (a minute here) behind later messages.
-func TestAReopenedFeedStartsAtTheCursor(t *testing.T) {
-	st := newStream(t)
-	ctx := context.Background()
-	for range 10 {
-		st.publish(t, "k", "m")
-	}
-	src := jetstream.MustNew(st.nc, jetstream.Options{Stream: st.name, AckWait: time.Minute})
-	dead, err := src.Open(ctx, "k", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := dead.Read(ctx, 5, time.Second)
-	if err != nil || !slices.Equal(seqs(got), []uint64{1, 2, 3, 4, 5}) {
-		t.Fatalf("first feed read %v (%v)", seqs(got), err)
-	}
-	// The run dies with 1..5 in hand, 1..3 committed.
-	again, err := src.Open(ctx, "k", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all []uint64
-	for len(all) < 7 {
-		got, err := again.Read(ctx, 4, 2*time.Second)
-		if err != nil || len(got) == 0 {
-			t.Fatalf("the reopened feed read %v (%v) after %v", seqs(got), err, all)
-		}
-		all = append(all, seqs(got)...)
-	}
-	if !slices.Equal(all, []uint64{4, 5, 6, 7, 8, 9, 10}) {
-		t.Fatalf("the reopened feed read %v; want 4..10 in order", all)
-	}
-	if got, err := again.Read(ctx, 4, consumer.Linger); err != nil || len(got) != 0 {
-		t.Fatalf("a caught-up feed read %v (%v); want nothing after the wait", seqs(got), err)
-	}
-}
-
 // A redelivery (the acknowledgement wait passed with the batch in hand) of
 // what the feed already handed over is skipped; new messages follow.
 func TestARedeliveryIsSkipped(t *testing.T) {
@@ -182,6 +142,18 @@ func TestAMissingStreamIsRefused(t *testing.T) {
 	}
 	if _, err := jetstream.New(st.nc, jetstream.Options{}); !errors.Is(err, errcode.ConsumerInvalid) {
 		t.Fatalf("New: %v", err)
+	}
+}
+
+// A Durable answering a name with "~" (the source's alternate names end in
+// "~b") or one NATS refuses is X_CONSUMER_INVALID when the feed opens.
+func TestADurableNameTheSourceCannotUseIsRefused(t *testing.T) {
+	st := newStream(t)
+	for _, name := range []string{"a~b", "a.b", ""} {
+		src := jetstream.MustNew(st.nc, jetstream.Options{Stream: st.name, Durable: func(string) string { return name }})
+		if _, err := src.Open(context.Background(), "k", 0); !errors.Is(err, errcode.ConsumerInvalid) {
+			t.Fatalf("Open with the durable name %q: %v", name, err)
+		}
 	}
 }
 

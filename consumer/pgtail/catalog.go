@@ -48,7 +48,7 @@ func resolve[T any](ctx context.Context, pool *pgxpool.Pool, o Options[T]) (*tab
 	case errors.Is(err, pgx.ErrNoRows) || err == nil && kind != "r":
 		return nil, invalid(o, "is not a table", "name an existing (unpartitioned) table, with its schema if it is not on the search path")
 	case err != nil:
-		return nil, sourceErr(o, "read the catalog", err)
+		return nil, sourceErr(ctx, o, "read the catalog", err)
 	case idType == nil:
 		return nil, invalid(o, "has no column "+o.ID, "name the ordered id column in ID")
 	case !slices.Contains([]string{"smallint", "integer", "bigint"}, *idType):
@@ -60,7 +60,7 @@ func resolve[T any](ctx context.Context, pool *pgxpool.Pool, o Options[T]) (*tab
 	rows, _ := pool.Query(ctx, sqlColumns, tb.oid)
 	all, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return nil, sourceErr(o, "read the columns", err)
+		return nil, sourceErr(ctx, o, "read the columns", err)
 	}
 	tb.columns = o.Columns
 	if len(tb.columns) == 0 {
@@ -90,7 +90,7 @@ func readSequence[T any](ctx context.Context, pool *pgxpool.Pool, o Options[T], 
 	case errors.Is(err, pgx.ErrNoRows):
 		return invalid(o, "is fed by no sequence of that name", "name the sequence feeding the id column in Sequence")
 	case err != nil:
-		return sourceErr(o, "read the sequence", err)
+		return sourceErr(ctx, o, "read the sequence", err)
 	case increment <= 0:
 		return invalid(o, "is fed by a sequence that does not count up", "follow a column whose sequence has a positive increment")
 	case cache != 1:
@@ -104,28 +104,23 @@ func invalid[T any](o Options[T], what, fix string) error {
 }
 
 // sourceErr wraps a database error once, naming the table and the step,
-// never quoting the driver's message.
-func sourceErr[T any](o Options[T], what string, err error) error {
+// never quoting the server's message: a statement the server refuses for a
+// name it does not know or may not read (SQLSTATE class 42) is
+// X_CONSUMER_SOURCE_INVALID, any other failure is coded by
+// [errcode.Postgres].
+func sourceErr[T any](ctx context.Context, o Options[T], what string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if _, ok := errcode.As(err); ok {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	code := "database error"
 	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		code = "SQLSTATE " + pg.Code
-		if strings.HasPrefix(pg.Code, "42") {
-			return errcode.Wrap(err, errcode.ConsumerSourceInvalid, "table tail: %s: %s: %s", label(o), what, code).
-				WithFix("correct the tail: the table, its columns or the Where filter")
-		}
+	if errors.As(err, &pg) && strings.HasPrefix(pg.Code, "42") {
+		return errcode.Wrap(err, errcode.ConsumerSourceInvalid, "table tail: %s: %s: SQLSTATE %s", label(o), what, pg.Code).
+			WithFix("correct the tail: the table, its columns or the Where filter")
 	}
-	return errcode.Wrap(err, errcode.ConsumerSourceUnavailable, "table tail: %s: %s: %s", label(o), what, code).
-		WithFix("check the database connection; the attempt is retried")
+	return errcode.Postgres(ctx, err, "table tail: "+label(o)+": "+what)
 }
 
 func label[T any](o Options[T]) string {

@@ -79,6 +79,7 @@
 //
 // X_CONSUMER_INVALID for a bad declaration; X_CONSUMER_SOURCE_INVALID
 // (terminal) for a table the tail cannot follow or a Where that does not
-// parse; X_CONSUMER_SOURCE_UNAVAILABLE (retried) for a database error. No
-// message quotes a row.
+// parse; any other database error as [errcode.Postgres] codes it (a lost
+// connection is X_POSTGRES_UNAVAILABLE, retried). No message quotes a row
+// or the server's message.
 package pgtail

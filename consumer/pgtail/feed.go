@@ -35,7 +35,7 @@ func (f *feed[T]) Read(ctx context.Context, max int, wait time.Duration) ([]Row[
 		}
 		moved, err := f.h.advance(ctx, f.t.pool, f.tb)
 		if err != nil {
-			return nil, sourceErr(f.t.o, "move the horizon", err)
+			return nil, sourceErr(ctx, f.t.o, "move the horizon", err)
 		}
 		if moved {
 			continue
@@ -59,7 +59,7 @@ func (f *feed[T]) Read(ctx context.Context, max int, wait time.Duration) ([]Row[
 func (f *feed[T]) page(ctx context.Context, limit int) ([]Row[T], error) {
 	rows, err := f.t.pool.Query(ctx, f.sql, append(f.args, max(f.pos, f.cursor), f.h.safe, limit)...)
 	if err != nil {
-		return nil, sourceErr(f.t.o, "read rows", err)
+		return nil, sourceErr(ctx, f.t.o, "read rows", err)
 	}
 	defer rows.Close()
 	out := make([]Row[T], 0, limit)
@@ -68,16 +68,16 @@ func (f *feed[T]) page(ctx context.Context, limit int) ([]Row[T], error) {
 		fd := rows.FieldDescriptions()[0]
 		var id int64
 		if err := rows.Conn().TypeMap().Scan(fd.DataTypeOID, fd.Format, rows.RawValues()[0], &id); err != nil {
-			return nil, sourceErr(f.t.o, "read an id", err)
+			return nil, sourceErr(ctx, f.t.o, "read an id", err)
 		}
 		v, err := f.t.o.Scan(row)
 		if err != nil {
-			return nil, sourceErr(f.t.o, "scan a row", err)
+			return nil, sourceErr(ctx, f.t.o, "scan a row", err)
 		}
 		out = append(out, Row[T]{ID: id, Value: v})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, sourceErr(f.t.o, "read rows", err)
+		return nil, sourceErr(ctx, f.t.o, "read rows", err)
 	}
 	f.pos = f.h.safe
 	if len(out) == limit {

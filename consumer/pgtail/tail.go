@@ -129,7 +129,7 @@ func (t *Tail[T]) Lag(ctx context.Context, tx pgx.Tx, key string, cursor int64) 
 	}
 	var n int64
 	err := tx.QueryRow(ctx, lagSQL(t.o, len(args)), append(args, cursor, LagCap)...).Scan(&n)
-	return n, sourceErr(t.o, "count the lag", err)
+	return n, sourceErr(ctx, t.o, "count the lag", err)
 }
 
 // Cursor answers the cursor past a batch of rows: the last one's id. It is
