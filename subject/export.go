@@ -68,7 +68,7 @@ func NewExport[In any](o ExportOptions[In]) (*pipeline.Job[In, ExportResult], er
 	add(strings.TrimSpace(o.Name) == "", "Name is empty")
 	add(o.Person == nil, "Person (the person's key from the input) is nil")
 	add(o.Sink == nil, "Sink (where the objects go) is nil")
-	add(o.PageRows < 0, "PageRows is negative")
+	add(o.PageRows < 0 || o.PageRows > MaxPageRows, "PageRows is not from 0 (the default) to 1,000,000")
 	add(o.Format != "" && o.Format != exportrows.NDJSON && o.Format != exportrows.CSV, "Format "+string(o.Format)+" is not ndjson or csv")
 	if c, err := blob.ParseCompression(string(o.Compression)); o.Compression != "" && (err != nil || c == blob.CompressionAuto) {
 		faults = append(faults, "Compression "+string(o.Compression)+" is not none, gzip or zstd")

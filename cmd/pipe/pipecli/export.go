@@ -66,8 +66,8 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 		}
 		to = abs
 	}
-	if f.pageRows < 0 {
-		return exportrows.TableExport{}, usageError(c, "--page-rows is negative")
+	if f.pageRows < 0 || f.pageRows > exportrows.MaxPageRows {
+		return exportrows.TableExport{}, usageError(c, "--page-rows is not from 0 (the default) to %d", exportrows.MaxPageRows)
 	}
 	schema, name := splitTable(table)
 	in := exportrows.TableExport{Schema: schema, Table: name, Columns: f.columns, Key: f.key, Where: f.where,
