@@ -43,7 +43,7 @@ func hostileImports() []hostileImport {
 		{name: "a trigger raising the row", file: "d.csv", data: text("id,v,n\n1," + s + ",3\n"),
 			ddl: hostileTarget + ";" + raise + "create trigger refuse before insert on target for each row execute function refuse()", code: "X_IMPORT_WRITE_REFUSED"},
 		{name: "a deferred trigger raising the row", file: "e.csv", data: text("id,v,n\n1," + s + ",3\n"),
-			ddl: hostileTarget + ";" + raise + "create constraint trigger refuse after insert on target deferrable initially deferred for each row execute function refuse()",
+			ddl:  hostileTarget + ";" + raise + "create constraint trigger refuse after insert on target deferrable initially deferred for each row execute function refuse()",
 			code: "X_IMPORT_WRITE_REFUSED"},
 		{name: "a cast in a trigger", file: "f.csv", data: text("id,v,n\n1," + s + ",3\n"),
 			ddl: hostileTarget + `; create function cast_v() returns trigger language plpgsql as $$ begin perform new.v::int; return new; end $$;
