@@ -149,6 +149,12 @@ func exportWith(ctx context.Context, r exportRun) (ExportResult, error) {
 		return ExportResult{}, err
 	}
 	defer b.Close()
+	// A killed attempt can have left a part half-written (a file bucket's
+	// part-00003.ndjson.<hex>.tmp): the run's directory holds what the
+	// index names, and nothing else.
+	if _, err := b.SweepTemporary(ctx, dir+"/"); err != nil {
+		return ExportResult{}, err
+	}
 	ex := &exporter{eraser: eraser{decl: r.decl, key: r.key, limit: r.limit, steps: jobSteps{}},
 		bucket: b, dir: dir, format: r.format, compression: r.compression, runID: r.runID}
 	return ex.export(ctx)
