@@ -39,6 +39,7 @@ func TestPostgresClasses(t *testing.T) {
 			t.Errorf("%s is %s, want %s", code, got, want)
 		}
 	}
+	//lint:ignore SA1012 a nil context is answered as no context; this checks it
 	err := errcode.Postgres(nil, &pgconn.PgError{Code: "53100"}, "export")
 	if s, ok := errcode.RetryAfterSeconds(err); !ok || s <= 0 {
 		t.Fatalf("disk full carries no retry-after: %v", err)
