@@ -124,26 +124,27 @@ func (h headerFaults) err(against string) error {
 	if len(parts) == 0 {
 		return nil
 	}
-	unknown := make([]string, len(h.unknown))
-	for i, n := range h.unknown {
-		unknown[i] = strconv.Itoa(n)
-	}
 	return errcode.New(errcode.ImportHeaderMismatch, "import: the file's columns do not match %s: %s", against, strings.Join(parts, "; ")).
 		WithFix("name exactly those columns, in any order, in the file's header (a CSV file's first line: without a header, its first row is read as one); "+
 			"an unknown name is given by its position, never quoted, as it may be data").
-		WithMeta("missing", strings.Join(h.missing, ",")).WithMeta("unknown", strings.Join(unknown, ","))
+		WithMeta("missing", strings.Join(h.missing, ",")).WithMeta("unknown", strings.Join(itoas(h.unknown), ","))
 }
 
 // positions says "column 4" or "columns 2, 5 and 7".
 func positions(ns []int) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.Itoa(n)
-	}
+	s := itoas(ns)
 	if len(s) == 1 {
 		return "column " + s[0]
 	}
 	return "columns " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func itoas(ns []int) []string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return s
 }
 
 func noHeader() error {
