@@ -87,6 +87,18 @@ func Postgres(ctx context.Context, err error, what string) error {
 		WithFix("the run is retried; if it goes on, report it with the run's id")
 }
 
+// Redact answers err with the PostgreSQL server error it carries coded by
+// [Postgres], so that no text built from it quotes the server's message;
+// an error that is coded already, or carries no server error, is answered
+// unchanged. A step passes whatever failed through it before the job core
+// stores the failure: what names the step in the user's words.
+func Redact(ctx context.Context, err error, what string) error {
+	if err == nil || !isServerError(err) {
+		return err
+	}
+	return Postgres(ctx, err, what)
+}
+
 // ended codes a failure that came after the caller's context ended.
 func ended(ctx context.Context, err error, what string) error {
 	code := CodeOf(context.Cause(ctx))

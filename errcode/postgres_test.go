@@ -96,3 +96,24 @@ func TestPostgresKeepsTheCallersCode(t *testing.T) {
 		t.Fatal("nil is not nil")
 	}
 }
+
+// Redact codes what carries a server error and leaves anything else as it
+// is: an app's own error keeps its text, a coded one its code.
+func TestRedactCodesOnlyServerErrors(t *testing.T) {
+	pg := &pgconn.PgError{Code: "22P02", Message: `invalid input syntax for type integer: "alice"`}
+	err := errcode.Redact(context.Background(), errors.Join(errors.New("page 3"), pg), "export page")
+	if errcode.CodeOf(err) != errcode.PostgresRefused || strings.Contains(err.Error(), "alice") {
+		t.Fatalf("a server error redacted as %v", err)
+	}
+	own := errors.New("the app's own failure")
+	if got := errcode.Redact(context.Background(), own, "handle"); got != own {
+		t.Fatalf("an error without a server error became %v", got)
+	}
+	coded := errcode.Wrap(pg, errcode.ImportWriteRefused, "import: refused")
+	if got := errcode.Redact(context.Background(), coded, "import"); got != error(coded) {
+		t.Fatalf("a coded error became %v", got)
+	}
+	if errcode.Redact(context.Background(), nil, "x") != nil {
+		t.Fatal("nil is not nil")
+	}
+}

@@ -51,7 +51,20 @@ func (ex *exporter[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt
 	if a.bucket, err = blob.Open(ctx, a.sink.Bucket); err != nil {
 		return nil, err
 	}
+	if err := a.sweep(ctx); err != nil {
+		a.close()
+		return nil, err
+	}
 	return a, nil
+}
+
+// sweep removes the temporary files a killed attempt's writes left in the
+// run's directory (a file bucket writes part-00007.csv.<hex>.tmp beside
+// the part and renames it): a resumed run leaves only its parts and its
+// manifest there.
+func (a *attempt[In]) sweep(ctx context.Context) error {
+	_, err := a.bucket.SweepTemporary(ctx, a.dir+"/")
+	return err
 }
 
 func (a *attempt[In]) close() {
@@ -71,7 +84,7 @@ func (ex *exporter[In]) runSettings(in In) (Settings, error) {
 		run := ex.o.SettingsOf(in)
 		if faults := run.faults(); len(faults) > 0 {
 			return s, errcode.New(errcode.JobInputInvalid, "export: %s", strings.Join(faults, "; ")).
-				WithFix("use the format csv, ndjson or parquet, the compression none, gzip or zstd, and counts of 0 or more")
+				WithFix(settingsFix)
 		}
 		s = s.over(run)
 	}
@@ -94,7 +107,8 @@ func runDirKey(prefix, dir string) (string, error) {
 // the stored plan.
 func (a *attempt[In]) planStep(ctx context.Context) error {
 	p, err := pipeline.StepTx(ctx, "plan", func(ctx context.Context, tx pgx.Tx) (plan, error) {
-		return a.makePlan(ctx, tx)
+		p, err := a.makePlan(ctx, tx)
+		return p, sourceErr(ctx, err, a.src.label())
 	})
 	if err != nil {
 		return err
@@ -108,9 +122,11 @@ func (a *attempt[In]) planStep(ctx context.Context) error {
 
 // pageStep reads and writes one page in its step: the rows are read in
 // the step's transaction, the object written, and the checkpoint commits
-// with it. A page run again rewrites its own object.
+// with it. A page run again rewrites its own object. A failure is coded
+// before the job core stores it: a server's message can quote a row.
 func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (cursor, error) {
 	return pipeline.StepTx(ctx, pageName(page), func(ctx context.Context, tx pgx.Tx) (cursor, error) {
-		return a.page(ctx, tx, page, cur)
+		next, err := a.page(ctx, tx, page, cur)
+		return next, sourceErr(ctx, err, a.src.label()+" "+pageName(page))
 	})
 }

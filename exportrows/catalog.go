@@ -62,24 +62,28 @@ func collect[T any](ctx context.Context, tx pgx.Tx, sql string, args ...any) ([]
 	return pgx.CollectRows(rows, pgx.RowTo[T])
 }
 
-// probe answers the result columns of sql (a LIMIT 0 read of the source).
-// A source the server refuses to parse or to let the run read (SQLSTATE
-// class 42) is X_EXPORT_SOURCE_INVALID; other errors stay as they are.
+// probe answers the result columns of sql (a LIMIT 0 read of the source,
+// read-only as every read of an export is). A source the server refuses
+// (see sourceErr) is X_EXPORT_SOURCE_INVALID.
 func probe(ctx context.Context, tx pgx.Tx, label, sql string, args []any) ([]pgconn.FieldDescription, error) {
-	rows, err := tx.Query(ctx, sql, args...)
+	ro, done, err := readOnly(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	var fds []pgconn.FieldDescription
+	rows, err := ro.Query(ctx, sql, args...)
 	if err == nil {
-		fds := slices.Clone(rows.FieldDescriptions()) // the connection reuses its own
+		fds = slices.Clone(rows.FieldDescriptions()) // the connection reuses its own
 		rows.Close()
-		if err = rows.Err(); err == nil {
-			return fds, nil
-		}
+		err = rows.Err()
 	}
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) && strings.HasPrefix(pg.Code, "42") {
-		return nil, errcode.Wrap(err, errcode.ExportSourceInvalid, "export: %s does not read (SQLSTATE %s)", label, pg.Code).
-			WithFix("correct the source: the table, its columns, the Where filter or the query")
+	if rerr := done(); err == nil {
+		err = rerr
 	}
-	return nil, err
+	if err != nil {
+		return nil, sourceErr(ctx, err, label)
+	}
+	return fds, nil
 }
 
 // typesOf names the types of the result columns fds.

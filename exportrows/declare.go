@@ -1,6 +1,7 @@
 package exportrows
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -52,14 +53,17 @@ func (s Settings) faults() []string {
 			faults = append(faults, "Compression "+string(s.Compression)+" is not none, gzip or zstd")
 		}
 	}
-	if s.PageRows < 0 {
-		faults = append(faults, "PageRows is negative")
+	if s.PageRows < 0 || s.PageRows > MaxPageRows {
+		faults = append(faults, fmt.Sprintf("PageRows %d is out of range (0 for the default, up to %d)", s.PageRows, MaxPageRows))
 	}
-	if s.RowGroupRows < 0 {
-		faults = append(faults, "RowGroupRows is negative")
+	if s.RowGroupRows < 0 || s.RowGroupRows > MaxPageRows {
+		faults = append(faults, fmt.Sprintf("RowGroupRows %d is out of range (0 for the default, up to %d)", s.RowGroupRows, MaxPageRows))
 	}
 	return faults
 }
+
+// settingsFix is the fix of settings out of range.
+var settingsFix = fmt.Sprintf("use the format csv, ndjson or parquet, the compression none, gzip or zstd, and page and row-group sizes from 0 (the default) to %d", MaxPageRows)
 
 // over answers s with the non-zero fields of run in place.
 func (s Settings) over(run Settings) Settings {

@@ -162,7 +162,28 @@
 // A bad declaration is X_JOB_DECLARATION_INVALID naming every fault. At run
 // time, all terminal: X_BLOB_KEY_INVALID for a prefix that could leave its
 // bucket (before anything is written); X_EXPORT_SOURCE_INVALID for a source
-// that does not exist, does not parse or names unknown columns;
+// that does not exist, names unknown columns, has a name over PostgreSQL's
+// 63 bytes, or that the server refuses to read — at plan or on any page: a
+// Where, a view's definition or a query that does not parse, fails on a
+// row's value (a cast, a division by zero, a RAISE) or writes;
 // X_EXPORT_KEY_INVALID; X_EXPORT_COLUMN_SEALED; X_EXPORT_VALUE_UNSUPPORTED;
-// X_JOB_INPUT_INVALID for run settings out of range.
+// X_JOB_INPUT_INVALID for run settings out of range (PageRows and
+// RowGroupRows up to MaxPageRows). Any other failure of the server is coded
+// by errcode.Redact. None quotes the server's message, which can quote a
+// row's value.
+//
+// # Read-only
+//
+// Every read of an export is read-only: a keyset page reads in a
+// read-only savepoint of its step's transaction (which then writes the
+// checkpoint), a snapshot page in its read-only snapshot, the plan's probe
+// in a read-only savepoint. A Where that writes (nextval) is refused with
+// X_EXPORT_SOURCE_INVALID, never committed.
+//
+// # Temporary files
+//
+// A file bucket writes each object to <key>.<hex>.tmp beside it and
+// renames it; a SIGKILL mid-write leaves that file. A run sweeps its own
+// directory of them when an attempt starts and before the manifest, so a
+// complete export's directory holds its parts and its manifest only.
 package exportrows

@@ -72,9 +72,12 @@ type Part struct {
 func (a *attempt[In]) manifestStep(ctx context.Context, parts []Part, cur cursor) (string, error) {
 	key := a.plan.Dir + "/" + ManifestName
 	_, err := pipeline.StepTx(ctx, "manifest", func(ctx context.Context, tx pgx.Tx) (time.Time, error) {
+		if err := a.sweep(ctx); err != nil {
+			return time.Time{}, err
+		}
 		m := a.manifest(parts, cur)
 		if err := tx.QueryRow(ctx, sqlNow).Scan(&m.CompletedAt); err != nil {
-			return m.CompletedAt, err
+			return m.CompletedAt, errcode.Redact(ctx, err, "export manifest")
 		}
 		data, err := json.MarshalIndent(m, "", "  ")
 		if err != nil {

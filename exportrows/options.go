@@ -5,8 +5,12 @@ import (
 	"github.com/pipekit/pipe/pipeline"
 )
 
-// DefaultPageRows is the default of [Options].PageRows.
-const DefaultPageRows = 100_000
+// DefaultPageRows is the default of [Options].PageRows; MaxPageRows bounds
+// PageRows and RowGroupRows.
+const (
+	DefaultPageRows = 100_000
+	MaxPageRows     = 100_000_000
+)
 
 // Options declare an export. Each field's comment gives its default; a fault
 // is refused by [New] with X_JOB_DECLARATION_INVALID naming every fault.
@@ -40,7 +44,8 @@ type Options[In any] struct {
 	// key stays .parquet).
 	Compression blob.Compression
 	// PageRows is how many rows one page reads and one object holds: the
-	// unit of a step and its checkpoint. Default 100,000.
+	// unit of a step and its checkpoint. Default 100,000; at most
+	// MaxPageRows.
 	PageRows int
 	// RowGroupRows is, for parquet, how many rows one row group holds; a
 	// row group also ends after 16 MiB of values, so memory stays bounded

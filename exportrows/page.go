@@ -19,8 +19,28 @@ import (
 // compressor and the checksum into the bucket's writer. No page of rows is
 // ever held. A keyset page that reads no row writes nothing and ends the
 // run; a snapshot page that reads none writes nothing, and the run goes on
-// to the next range unless this was the last.
-func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
+// to the next range unless this was the last. A keyset page reads in a
+// read-only savepoint of the step's transaction, a snapshot page in the
+// attempt's read-only snapshot: the source is never written.
+func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor) (next cursor, err error) {
+	if a.plan.Snapshot {
+		return a.readPage(ctx, tx, page, cur)
+	}
+	ro, done, err := readOnly(ctx, tx)
+	if err != nil {
+		return cur, err
+	}
+	defer func() {
+		if rerr := done(); err == nil && rerr != nil {
+			next, err = cur, rerr
+		}
+	}()
+	return a.readPage(ctx, ro, page, cur)
+}
+
+// readPage reads the page in tx (a keyset page) or in the attempt's
+// snapshot, and writes its object.
+func (a *attempt[In]) readPage(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
 	rows, next, err := a.pageRows(ctx, tx, cur)
 	if err != nil {
 		return cur, err

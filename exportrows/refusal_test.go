@@ -64,7 +64,7 @@ func TestDeclarationNamesEveryFault(t *testing.T) {
 	}
 	for _, fault := range []string{
 		"Name is empty", "Key (the idempotency key function) is nil", "Source is nil", "Sink (where the objects go) is nil",
-		"Format xml is not", "Compression lz4 is not", "PageRows is negative", "RowGroupRows is negative",
+		"Format xml is not", "Compression lz4 is not", "PageRows -1 is out of range", "RowGroupRows -2 is out of range",
 		"Columns names a twice", "Columns has a blank column name", "Sealed has a blank column name",
 	} {
 		if !strings.Contains(err.Error(), fault) {

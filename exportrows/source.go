@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/sqlname"
 )
 
 // checkSource refuses a source that names no table and no query, or both,
@@ -28,11 +29,21 @@ func checkSource(s Source) error {
 	add(s.Order == Snapshot && len(s.Key) > 0, "Order snapshot reads in storage order and takes no Key")
 	faults = append(faults, nameFaults("Columns", s.Columns)...)
 	faults = append(faults, nameFaults("Key", s.Key)...)
+	faults = append(faults, lengthFaults(s)...)
 	if len(faults) == 0 {
 		return nil
 	}
 	return errcode.New(errcode.ExportSourceInvalid, "export: %s", strings.Join(faults, "; ")).
 		WithFix("correct the export's source: " + strings.Join(faults, "; "))
+}
+
+// lengthFaults refuses a name PostgreSQL would cut to 63 bytes, so that it
+// named another table or column than the one asked for.
+func lengthFaults(s Source) []string {
+	f := sqlname.LengthFaults("schema", s.Schema)
+	f = append(f, sqlname.LengthFaults("table", s.Table)...)
+	f = append(f, sqlname.LengthFaults("column", s.Columns...)...)
+	return append(f, sqlname.LengthFaults("key column", s.Key...)...)
 }
 
 // ident answers the source table's quoted name.

@@ -49,13 +49,11 @@ type TableExport struct {
 // names to the prefix it names.
 func TableJob() *pipeline.Job[TableExport, Result] {
 	return MustNew(Options[TableExport]{
-		Name:  TableJobName,
-		Key:   TableExport.key,
-		Check: TableExport.Check,
-		Source: func(in TableExport) Source {
-			return Source{Schema: in.Schema, Table: in.Table, Columns: in.Columns, Key: in.Key, Where: in.Where, Order: in.Order}
-		},
-		Sink: TableExport.sink,
+		Name:   TableJobName,
+		Key:    TableExport.key,
+		Check:  TableExport.Check,
+		Source: TableExport.source,
+		Sink:   TableExport.sink,
 		SettingsOf: func(in TableExport) Settings {
 			return Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 		},
@@ -74,6 +72,9 @@ func (in TableExport) Check() error {
 		return errcode.New(errcode.JobInputInvalid, "export: the order is neither key nor snapshot").
 			WithFix("use the order key (keyset pages, the default) or snapshot (storage order, one snapshot)")
 	}
+	if err := checkSource(in.source()); err != nil {
+		return err
+	}
 	_, prefix, err := splitTo(in.To)
 	if err != nil {
 		return err
@@ -84,15 +85,27 @@ func (in TableExport) Check() error {
 	s := Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 	if faults := s.faults(); len(faults) > 0 {
 		return errcode.New(errcode.JobInputInvalid, "export: %s", strings.Join(faults, "; ")).
-			WithFix("use the format csv, ndjson or parquet, the compression none, gzip or zstd, and a page size of 0 or more")
+			WithFix(settingsFix)
 	}
 	return nil
 }
 
+func (in TableExport) source() Source {
+	return Source{Schema: in.Schema, Table: in.Table, Columns: in.Columns, Key: in.Key, Where: in.Where, Order: in.Order}
+}
+
 // key is the run's idempotency key: the table and the destination, and a
-// digest of the whole input so that two different exports never dedupe.
+// digest of the whole input (the defaults filled in) so that two different
+// exports never dedupe, while one asked for again with its defaults spelled
+// out answers the live run.
 func (in TableExport) key() string {
-	raw, _ := json.Marshal(in)
+	n := in
+	s := Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}.defaulted()
+	n.Format, n.Compression, n.PageRows = s.Format, string(s.Compression), s.PageRows
+	if n.Order == "" {
+		n.Order = ByKey
+	}
+	raw, _ := json.Marshal(n)
 	sum := sha256.Sum256(raw)
 	return Source{Schema: in.Schema, Table: in.Table}.label() + " -> " + in.To + " " + hex.EncodeToString(sum[:6])
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -52,6 +53,11 @@ func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt
 		a.close()
 		return nil, err
 	}
+	// A killed attempt's report part can have been left half-written.
+	if _, err := a.errs.SweepTemporary(ctx, a.errorPrefix()+"/"); err != nil {
+		a.close()
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -78,7 +84,8 @@ func (a *attempt[In]) planStep(ctx context.Context) error {
 	var err error
 	if a.im.o.Into != nil {
 		p, err = pipeline.StepTx(ctx, "plan", func(ctx context.Context, tx pgx.Tx) (plan, error) {
-			return a.makePlan(ctx, tx)
+			p, err := a.makePlan(ctx, tx)
+			return p, errcode.Redact(ctx, err, "import: plan")
 		})
 	} else {
 		p, err = pipeline.Step(ctx, "plan", func(ctx context.Context) (plan, error) {
@@ -161,16 +168,23 @@ func (s *stack) Close() error {
 	return first
 }
 
-// pageStep works one page in its step.
+// pageStep works one page in its step. Whatever fails is redacted before
+// the job core stores it: a server's message can quote the row.
 func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (cursor, error) {
 	name := pageName(page)
+	what := "import: " + name
 	if a.im.o.Into != nil {
 		return pipeline.StepTx(ctx, name, func(ctx context.Context, tx pgx.Tx) (cursor, error) {
-			return a.tablePage(ctx, tx, page, cur)
+			next, err := a.tablePage(ctx, tx, page, cur)
+			if err == nil {
+				err = checkDeferred(ctx, tx)
+			}
+			return next, errcode.Redact(ctx, err, what)
 		})
 	}
 	return pipeline.Step(ctx, name, func(ctx context.Context) (cursor, error) {
-		return a.handlePage(ctx, page, cur)
+		next, err := a.handlePage(ctx, page, cur)
+		return next, errcode.Redact(ctx, err, what)
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/sqlname"
 )
 
 // tableColumn is one column of the target table as the catalog knows it.
@@ -34,9 +35,28 @@ func (t Table) ident() string {
 	return pgx.Identifier{t.Schema, t.Name}.Sanitize()
 }
 
+// checkNames refuses a name PostgreSQL would cut to 63 bytes, so that it
+// named another table or column than the one asked for.
+func (t Table) checkNames() error {
+	return namesErr(append(sqlname.LengthFaults("schema", t.Schema),
+		append(sqlname.LengthFaults("table", t.Name), sqlname.LengthFaults("key column", t.Key...)...)...))
+}
+
+// namesErr answers X_IMPORT_TABLE_INVALID naming every name fault, or nil.
+func namesErr(faults []string) error {
+	if len(faults) == 0 {
+		return nil
+	}
+	return errcode.New(errcode.ImportTableInvalid, "import: %s", strings.Join(faults, "; ")).
+		WithFix("name the table and its columns as PostgreSQL knows them: a longer name would be cut and could name another one")
+}
+
 // readTarget resolves t in the catalog: it must be a table, and a key must
 // be covered by a unique index on exactly its columns.
 func readTarget(ctx context.Context, q pgx.Tx, t Table) (*target, error) {
+	if err := t.checkNames(); err != nil {
+		return nil, err
+	}
 	ident := t.ident()
 	var oid uint32
 	var kind string

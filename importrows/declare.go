@@ -7,10 +7,8 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
+	"github.com/pipekit/pipe/internal/sqlname"
 )
-
-// minPageBytes is the smallest page.
-const minPageBytes = 64 << 10
 
 // withDefaults fills the defaults and names every fault of the declaration
 // in one X_JOB_DECLARATION_INVALID.
@@ -29,8 +27,8 @@ func (o Options[In]) withDefaults() (Options[In], error) {
 	add(o.Columns != nil && o.ColumnsOf != nil, "set at most one of Columns and ColumnsOf")
 	add(o.Handle != nil && o.Columns == nil && o.ColumnsOf == nil, "Handle needs declared Columns")
 	add(o.Into != nil && o.Types != nil, "Types is for Handle; with Into the table's types are used")
-	add(o.PageBytes != 0 && o.PageBytes < minPageBytes, "PageBytes is below 64 KiB")
-	add(o.MaxRecordBytes < 0, "MaxRecordBytes is negative")
+	add(o.PageBytes != 0 && (o.PageBytes < MinPageBytes || o.PageBytes > MaxPageBytes), "PageBytes is not from 64 KiB to 1 GiB")
+	add(o.MaxRecordBytes < 0 || o.MaxRecordBytes > MaxRecordBytesLimit, "MaxRecordBytes is not from 0 (the default) to 64 MiB")
 	add(o.MaxRowErrors != nil && *o.MaxRowErrors < 0, "MaxRowErrors is negative")
 	add(o.Batch < 0, "Batch is negative")
 	faults = append(faults, columnFaults(o.Columns, o.Types)...)
@@ -61,7 +59,7 @@ func (o Options[In]) defaulted() Options[In] {
 // columnFaults refuses blank or repeated column names and types the import
 // cannot coerce.
 func columnFaults(cols []string, types map[string]string) []string {
-	var faults []string
+	faults := sqlname.LengthFaults("column", cols...)
 	seen := map[string]bool{}
 	for _, c := range cols {
 		if strings.TrimSpace(c) == "" {

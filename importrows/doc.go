@@ -17,7 +17,20 @@
 // Options.MaxRowErrors the run fails with X_IMPORT_TOO_MANY_ERRORS.
 //
 // [TableJob] is the stock job pipe.import behind `pipe import`: its input
-// names the file's URL, the table and every option.
+// names the file's URL, the table and every option, and its idempotency key
+// digests them, so an import of the same file into the same table with
+// other options is a run of its own, never merged into a live one.
+//
+// No error quotes the file or a row: a row the table refuses (a
+// constraint, a value its type refuses, a trigger's RAISE, a deferred
+// constraint checked before the page commits) is X_IMPORT_WRITE_REFUSED
+// named by SQLSTATE, table and constraint; any other server failure is
+// coded by errcode.Redact; a header's unknown names are given by their
+// position (a file without a header has its first row read as one). A
+// table, schema, key or column name over PostgreSQL's 63 bytes is
+// X_IMPORT_TABLE_INVALID, and limits out of their ranges (PageBytes 64 KiB
+// to 1 GiB, MaxRecordBytes at most 64 MiB) X_JOB_INPUT_INVALID, before
+// anything is read.
 //
 // Memory is a page, not the file — less, in fact: a page is read and
 // scanned in 1 MiB chunks, into one buffer that lives outside the Go heap

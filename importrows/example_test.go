@@ -38,5 +38,5 @@ func ExampleNew() {
 func ExampleNew_declarationFaults() {
 	_, err := importrows.New(importrows.Options[OrgFile]{Name: "orders.import", PageBytes: 1024})
 	fmt.Println(err)
-	// Output: X_JOB_DECLARATION_INVALID: import orders.import: Key (the idempotency key function) is nil; Source is nil; Errors (where refused rows are reported) is nil; set exactly one of Into and Handle; PageBytes is below 64 KiB
+	// Output: X_JOB_DECLARATION_INVALID: import orders.import: Key (the idempotency key function) is nil; Source is nil; Errors (where refused rows are reported) is nil; set exactly one of Into and Handle; PageBytes is not from 64 KiB to 1 GiB
 }

@@ -1,7 +1,19 @@
 package importrows
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/pipekit/pipe/errcode"
+)
+
+// The ranges of the limits: a page of 64 KiB to 1 GiB (a page is read into
+// one buffer, and its offsets are added), a record of at most 64 MiB (a
+// chunk holds the longest record).
+const (
+	MinPageBytes        = 64 << 10
+	MaxPageBytes        = 1 << 30
+	MaxRecordBytesLimit = 64 << 20
 )
 
 // limits answers the run's limits: the declaration's, with the input's
@@ -12,6 +24,9 @@ func (o *Options[In]) limits(in In) (Limits, error) {
 		return l, nil
 	}
 	x := o.LimitsOf(in)
+	if err := x.check(); err != nil {
+		return l, err
+	}
 	if x.PageBytes != 0 {
 		l.PageBytes = x.PageBytes
 	}
@@ -21,9 +36,47 @@ func (o *Options[In]) limits(in In) (Limits, error) {
 	if x.MaxRowErrors != nil {
 		l.MaxRowErrors = x.MaxRowErrors
 	}
-	if l.PageBytes < minPageBytes || l.MaxRecordBytes < 0 || *l.MaxRowErrors < 0 {
-		return l, errcode.New(errcode.JobInputInvalid, "import: a limit is out of range").
-			WithFix("page bytes are at least 64 KiB; the record size and the row errors are not negative")
-	}
 	return l, nil
+}
+
+// check refuses a limit out of its range with X_JOB_INPUT_INVALID naming
+// each; a zero field (nil MaxRowErrors), which keeps the declared value,
+// passes.
+func (l Limits) check() error {
+	faults := l.faults()
+	if len(faults) == 0 {
+		return nil
+	}
+	return errcode.New(errcode.JobInputInvalid, "import: %s", strings.Join(faults, "; ")).
+		WithFix(fmt.Sprintf("give page bytes from %d to %d, a record limit from 1 to %d, and 0 or more refused rows",
+			MinPageBytes, MaxPageBytes, MaxRecordBytesLimit))
+}
+
+func (l Limits) faults() []string {
+	var faults []string
+	if l.PageBytes != 0 && (l.PageBytes < MinPageBytes || l.PageBytes > MaxPageBytes) {
+		faults = append(faults, fmt.Sprintf("page bytes %d are out of range (64 KiB to 1 GiB)", l.PageBytes))
+	}
+	if l.MaxRecordBytes < 0 || l.MaxRecordBytes > MaxRecordBytesLimit {
+		faults = append(faults, fmt.Sprintf("the record limit %d is out of range (1 byte to 64 MiB)", l.MaxRecordBytes))
+	}
+	if l.MaxRowErrors != nil && *l.MaxRowErrors < 0 {
+		faults = append(faults, fmt.Sprintf("the refused rows tolerated (%d) are negative", *l.MaxRowErrors))
+	}
+	return faults
+}
+
+// defaulted answers l with the package's defaults in its zero fields.
+func (l Limits) defaulted() Limits {
+	if l.PageBytes == 0 {
+		l.PageBytes = DefaultPageBytes
+	}
+	if l.MaxRecordBytes == 0 {
+		l.MaxRecordBytes = DefaultMaxRecordBytes
+	}
+	if l.MaxRowErrors == nil {
+		n := DefaultMaxRowErrors
+		l.MaxRowErrors = &n
+	}
+	return l
 }

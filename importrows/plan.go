@@ -5,6 +5,7 @@ import (
 	"context"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pipekit/pipe/blob"
@@ -77,44 +78,73 @@ func delimiterOf(s Source) (byte, error) {
 }
 
 // matchHeader checks the file's columns against the declared ones: the same
-// set, in any order. It names the missing and the unknown columns.
+// set, in any order.
 func matchHeader(file, declared []string) error {
-	var missing, unknown, dup []string
+	var h headerFaults
 	seen := map[string]bool{}
-	for _, c := range file {
-		if seen[c] {
-			dup = append(dup, c)
+	for i, c := range file {
+		switch {
+		case !slices.Contains(declared, c):
+			h.unknown = append(h.unknown, i+1)
+		case seen[c]:
+			h.repeated = append(h.repeated, c)
 		}
 		seen[c] = true
-		if !slices.Contains(declared, c) {
-			unknown = append(unknown, c)
-		}
 	}
 	for _, c := range declared {
 		if !seen[c] {
-			missing = append(missing, c)
+			h.missing = append(h.missing, c)
 		}
 	}
-	if len(missing)+len(unknown)+len(dup) == 0 {
-		return nil
-	}
-	return headerMismatch(missing, unknown, dup)
+	return h.err("the declared columns")
 }
 
-func headerMismatch(missing, unknown, dup []string) error {
+// headerFaults are what is wrong with a file's columns. The missing and
+// repeated ones are named: they are the declaration's or the table's. An
+// unknown one is named by its position in the header, never quoted: the
+// first line of a file without a header is a row of data.
+type headerFaults struct {
+	missing, repeated []string
+	unknown           []int // 1-based positions
+}
+
+// err answers X_IMPORT_HEADER_MISMATCH naming every fault, or nil;
+// against names what the header was checked against.
+func (h headerFaults) err(against string) error {
 	var parts []string
-	if len(missing) > 0 {
-		parts = append(parts, "missing "+strings.Join(missing, ", "))
+	if len(h.missing) > 0 {
+		parts = append(parts, "missing "+strings.Join(h.missing, ", "))
 	}
-	if len(unknown) > 0 {
-		parts = append(parts, "unknown "+strings.Join(unknown, ", "))
+	if len(h.unknown) > 0 {
+		parts = append(parts, "unknown: the file's "+positions(h.unknown)+" (by position)")
 	}
-	if len(dup) > 0 {
-		parts = append(parts, "repeated "+strings.Join(dup, ", "))
+	if len(h.repeated) > 0 {
+		parts = append(parts, "repeated "+strings.Join(h.repeated, ", "))
 	}
-	return errcode.New(errcode.ImportHeaderMismatch, "import: the file's columns do not match the declared columns: %s", strings.Join(parts, "; ")).
-		WithFix("make the header name exactly the declared columns (any order), or declare the file's columns").
-		WithMeta("missing", strings.Join(missing, ",")).WithMeta("unknown", strings.Join(unknown, ","))
+	if len(parts) == 0 {
+		return nil
+	}
+	return errcode.New(errcode.ImportHeaderMismatch, "import: the file's columns do not match %s: %s", against, strings.Join(parts, "; ")).
+		WithFix("name exactly those columns, in any order, in the file's header (a CSV file's first line: without a header, its first row is read as one); "+
+			"an unknown name is given by its position, never quoted, as it may be data").
+		WithMeta("missing", strings.Join(h.missing, ",")).WithMeta("unknown", strings.Join(itoas(h.unknown), ","))
+}
+
+// positions says "column 4" or "columns 2, 5 and 7".
+func positions(ns []int) string {
+	s := itoas(ns)
+	if len(s) == 1 {
+		return "column " + s[0]
+	}
+	return "columns " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func itoas(ns []int) []string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return s
 }
 
 func noHeader() error {

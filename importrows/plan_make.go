@@ -114,22 +114,25 @@ func (a *attempt[In]) settleColumns(p *plan, fileCols []string, tg *target) erro
 // the table lacks or cannot write, a required column the file lacks, and a
 // key the file does not carry.
 func (t *target) typeColumns(p *plan) error {
-	var unknown, missing []string
+	var h headerFaults
 	for i, name := range p.Columns {
 		c, ok := t.column(name)
 		if !ok || c.Generated {
-			unknown = append(unknown, name)
+			h.unknown = append(h.unknown, i+1)
 			continue
+		}
+		if slices.Contains(p.Columns[:i], name) {
+			h.repeated = append(h.repeated, name)
 		}
 		p.Types[i], p.Required[i] = c.Type, c.NotNull
 	}
 	for _, c := range t.Columns {
 		if c.NotNull && !c.Defaulted && !c.Generated && !slices.Contains(p.Columns, c.Name) {
-			missing = append(missing, c.Name)
+			h.missing = append(h.missing, c.Name)
 		}
 	}
-	if len(unknown)+len(missing) > 0 {
-		return headerMismatch(missing, unknown, nil)
+	if err := h.err("the table's writable columns"); err != nil {
+		return err
 	}
 	for _, k := range t.Key {
 		if !slices.Contains(p.Columns, k) {

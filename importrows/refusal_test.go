@@ -46,8 +46,11 @@ func TestImportHeaderMismatchNamesMissingAndUnknown(t *testing.T) {
 	o.Columns = []string{"id", "org_id", "total", "note", "created_at"}
 	d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, "o.csv", []byte("id,org_id,total,colour,created_at\n")))
 	msg := d.LastError.Message
-	if !strings.Contains(msg, "missing note") || !strings.Contains(msg, "unknown colour") {
-		t.Fatalf("message %q should name the missing and the unknown column", msg)
+	if !strings.Contains(msg, "missing note") || !strings.Contains(msg, "unknown: the file's column 4 (by position)") {
+		t.Fatalf("message %q should name the missing column, and the unknown one by its position", msg)
+	}
+	if strings.Contains(msg, "colour") {
+		t.Fatalf("message %q quotes the file's header: a file without one would have it quote a row", msg)
 	}
 }
 

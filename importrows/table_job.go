@@ -1,10 +1,14 @@
 package importrows
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"strings"
 
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/sqlname"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -43,10 +47,8 @@ type FileImport struct {
 // names into the table it names, with the table writer.
 func TableJob() *pipeline.Job[FileImport, Result] {
 	return MustNew(Options[FileImport]{
-		Name: TableJobName,
-		Key: func(in FileImport) string {
-			return in.Source + " -> " + Table{Schema: in.Schema, Name: in.Table}.ident()
-		},
+		Name:     TableJobName,
+		Key:      FileImport.key,
 		Check:    FileImport.Check,
 		Source:   FileImport.source,
 		Into:     func(in FileImport) Table { return Table{Schema: in.Schema, Name: in.Table, Key: in.Key} },
@@ -77,7 +79,28 @@ func (in FileImport) Check() error {
 		return errcode.New(errcode.JobInputInvalid, "import: the delimiter is more than one character").
 			WithFix("use one character: ',', ';', '|' or a tab")
 	}
-	return nil
+	if err := (Table{Schema: in.Schema, Name: in.Table, Key: in.Key}).checkNames(); err != nil {
+		return err
+	}
+	if err := namesErr(sqlname.LengthFaults("column", in.Columns...)); err != nil {
+		return err
+	}
+	return in.Limits.check()
+}
+
+// key is the run's idempotency key: the file and the table, and a digest
+// of every option that changes what the run does (the defaults filled in),
+// so that an import of the same file into the same table with other
+// options is a run of its own, never merged into a live one.
+func (in FileImport) key() string {
+	n := in
+	n.Limits = in.Limits.defaulted()
+	if n.Compression == "" {
+		n.Compression = string(blob.CompressionAuto)
+	}
+	raw, _ := json.Marshal(n)
+	sum := sha256.Sum256(raw)
+	return in.Source + " -> " + Table{Schema: in.Schema, Name: in.Table}.ident() + " " + hex.EncodeToString(sum[:6])
 }
 
 func (in FileImport) source() Source {

@@ -63,7 +63,7 @@ func (w *tableWriter) copy(ctx context.Context, tx pgx.Tx, into string, produce 
 		return 0, perr
 	}
 	if err != nil {
-		return 0, refusedWrite(err)
+		return 0, refusedWrite(ctx, err)
 	}
 	return tag.RowsAffected(), nil
 }
@@ -84,14 +84,14 @@ func (w *tableWriter) upsert(ctx context.Context, tx pgx.Tx) (int64, error) {
 	}
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) || pe.Code != "21000" {
-		return 0, refusedWrite(err)
+		return 0, refusedWrite(ctx, err)
 	}
 	if err := sp.Rollback(ctx); err != nil {
 		return 0, err
 	}
 	tag, err = tx.Exec(ctx, w.upsertSQL(true))
 	if err != nil {
-		return 0, refusedWrite(err)
+		return 0, refusedWrite(ctx, err)
 	}
 	return tag.RowsAffected(), nil
 }
@@ -134,19 +134,19 @@ func (w *tableWriter) quoted(cols []string) string {
 	return strings.Join(q, ", ")
 }
 
-// refusedWrite names a write the database refused by its SQLSTATE and the
-// constraint, never by the server's detail, which quotes the row.
-func refusedWrite(err error) error {
+// refusedWrite codes a write the database refused. A row the table
+// refuses — a value that does not fit (SQLSTATE class 22), a constraint
+// (23), a trigger's RAISE (P0) — is X_IMPORT_WRITE_REFUSED; any other
+// failure is coded by errcode.Postgres. Both name the SQLSTATE and the
+// objects the server named, never its message or detail, which quote the
+// row.
+func refusedWrite(ctx context.Context, err error) error {
 	var pe *pgconn.PgError
-	if !errors.As(err, &pe) {
-		return err
+	if !errors.As(err, &pe) || !rowRefused(pe.Code) {
+		return errcode.Postgres(ctx, err, "import: write the page")
 	}
-	class := pe.Code[:2]
-	if class != "22" && class != "23" {
-		return err
-	}
-	e := errcode.New(errcode.ImportWriteRefused, "import: the table refused a row of the page (SQLSTATE %s%s)", pe.Code, constraintNote(pe)).
-		WithFix("fix the rows the constraint refuses, or relax the constraint; the page was not written").
+	e := errcode.Wrap(err, errcode.ImportWriteRefused, "import: the table refused a row of the page (%s)", errcode.ServerDetail(pe)).
+		WithFix("fix the rows the constraint or trigger refuses, or relax it; the page was not written").
 		WithMeta("sqlstate", pe.Code)
 	if pe.ConstraintName != "" {
 		e = e.WithMeta("constraint", pe.ConstraintName)
@@ -154,11 +154,21 @@ func refusedWrite(err error) error {
 	return e
 }
 
-func constraintNote(pe *pgconn.PgError) string {
-	if pe.ConstraintName == "" {
-		return ""
+// rowRefused reports the SQLSTATEs of a row the table refuses.
+func rowRefused(state string) bool {
+	class := state[:min(2, len(state))]
+	return class == "22" || class == "23" || class == "P0"
+}
+
+// checkDeferred checks the constraints the table defers to the commit —
+// a deferrable unique or foreign key, a constraint trigger — before the
+// page's step commits, so that a row they refuse is coded here as any
+// other refused row rather than failing the step's commit.
+func checkDeferred(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, "set constraints all immediate"); err != nil {
+		return refusedWrite(ctx, err)
 	}
-	return ", constraint " + pe.ConstraintName
+	return nil
 }
 
 // isKeyConflict reports a write refused by a unique index: the direct COPY

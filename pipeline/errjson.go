@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/pipekit/pipe/errcode"
@@ -17,7 +18,13 @@ type ErrorRecord struct {
 	Terminal bool              `json:"terminal,omitempty"`
 }
 
+// recordOf is err as the row and journal keep it. A raw database failure is
+// coded first (errcode.Postgres), so that no stored text quotes the server's
+// message, which can hold a row's values.
 func recordOf(err error) ErrorRecord {
+	if _, coded := errcode.As(err); !coded && errcode.IsPostgres(err) {
+		err = errcode.Postgres(context.Background(), err, "a statement")
+	}
 	rec := ErrorRecord{Message: err.Error()}
 	if e, ok := errcode.As(err); ok {
 		rec.Code, rec.Message, rec.Fix, rec.Meta = string(e.Code), e.Message, e.Fix, e.Meta

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/sqlname"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -154,7 +155,7 @@ func (d *declaration[In]) plans(ctx context.Context, tx pgx.Tx) (string, error) 
 	_, err = sp.Exec(ctx, "explain "+d.stmt, args...)
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "42") || strings.HasPrefix(pg.Code, "22")) {
-		return "the generated statement does not plan (SQLSTATE " + pg.Code + ": " + planFault(pg.Code) + ")", nil
+		return "the generated statement does not plan (" + errcode.ServerDetail(pg) + ": " + planFault(pg.Code) + ")", nil
 	}
 	return "", err
 }

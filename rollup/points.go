@@ -49,7 +49,7 @@ func (d *declaration[In]) upsertPoints(ctx context.Context, tx pgx.Tx, in In, re
 	err = tx.QueryRow(ctx, pointsStatement(d.into, cols, into.types, d.o.Key), doc).Scan(&res.Buckets, &res.Written)
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && (pg.Code == "21000" || strings.HasPrefix(pg.Code, "22")) {
-		return errcode.Wrap(err, errcode.RollupPointInvalid, "rollup %s: the points do not write (SQLSTATE %s: %s)", d.o.Name, pg.Code, pointFault(pg.Code)).
+		return errcode.Wrap(err, errcode.RollupPointInvalid, "rollup %s: the points do not write (%s: %s)", d.o.Name, errcode.ServerDetail(pg), pointFault(pg.Code)).
 			WithFix("answer one point a key, with values of the target columns' types")
 	}
 	return err

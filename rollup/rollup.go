@@ -74,23 +74,32 @@ type window struct {
 // run computes the window, then upserts every bucket in one transaction.
 func (d *declaration[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
 	w, err := pipeline.StepTx(ctx, "window", func(ctx context.Context, tx pgx.Tx) (window, error) {
-		return d.window(ctx, tx, r.Input)
+		w, err := d.window(ctx, tx, r.Input)
+		return w, errcode.Redact(ctx, err, "rollup "+d.o.Name+": window")
 	})
 	if err != nil {
 		return Result{}, err
 	}
 	return pipeline.StepTx(ctx, "upsert", func(ctx context.Context, tx pgx.Tx) (Result, error) {
-		if _, err := tx.Exec(ctx, sqlLock, d.lockK+"/"+r.Tenant); err != nil {
-			return Result{}, err
-		}
-		res := Result{Since: w.Since, Now: w.Now}
-		if d.stmt != "" {
-			err = d.upsertSQL(ctx, tx, r.Input, &res)
-		} else {
-			err = d.upsertPoints(ctx, tx, r.Input, &res)
-		}
-		return res, err
+		res, err := d.upsert(ctx, tx, r, w)
+		// The source's Where or a cast in it can fail quoting a row.
+		return res, errcode.Redact(ctx, err, "rollup "+d.o.Name+": upsert")
 	})
+}
+
+// upsert writes every bucket of the window, under the rollup's lock.
+func (d *declaration[In]) upsert(ctx context.Context, tx pgx.Tx, r *pipeline.Run[In], w window) (Result, error) {
+	if _, err := tx.Exec(ctx, sqlLock, d.lockK+"/"+r.Tenant); err != nil {
+		return Result{}, err
+	}
+	res := Result{Since: w.Since, Now: w.Now}
+	var err error
+	if d.stmt != "" {
+		err = d.upsertSQL(ctx, tx, r.Input, &res)
+	} else {
+		err = d.upsertPoints(ctx, tx, r.Input, &res)
+	}
+	return res, err
 }
 
 func (d *declaration[In]) window(ctx context.Context, tx pgx.Tx, in In) (window, error) {
@@ -163,7 +172,7 @@ func (d *declaration[In]) explain(ctx context.Context, tx pgx.Tx, err error) err
 		return errors.Join(err, cerr)
 	}
 	if len(f) == 0 {
-		f = append(f, fmt.Sprintf("the statement failed (SQLSTATE %s: %s)", pg.Code, planFault(pg.Code)))
+		f = append(f, fmt.Sprintf("the statement failed (%s: %s)", errcode.ServerDetail(pg), planFault(pg.Code)))
 	}
 	return f.err(d.o.Name)
 }

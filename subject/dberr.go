@@ -10,8 +10,8 @@ import (
 )
 
 // statementErr codes a statement's failure without the server's message,
-// which can quote a value: the SQLSTATE, and the constraint or column the
-// server names. A value that does not fit its type (class 22: the
+// which can quote a value: errcode.ServerDetail's SQLSTATE and the objects
+// the server names. A value that does not fit its type (class 22: the
 // person's key, say) is X_JOB_INPUT_INVALID, terminal; anything else
 // X_SUBJECT_STATEMENT_FAILED, retried.
 func statementErr(err error, what, table string) error {
@@ -19,13 +19,7 @@ func statementErr(err error, what, table string) error {
 	if err == nil || !errors.As(err, &pg) {
 		return err
 	}
-	detail := "SQLSTATE " + pg.Code
-	if pg.ConstraintName != "" {
-		detail += ", constraint " + pg.ConstraintName
-	}
-	if pg.ColumnName != "" {
-		detail += ", column " + pg.ColumnName
-	}
+	detail := errcode.ServerDetail(pg)
 	if strings.HasPrefix(pg.Code, "22") {
 		return errcode.Wrap(err, errcode.JobInputInvalid, "subject: %s of %s: a value does not fit its column (%s)", what, table, detail).
 			WithFix("give the person's key as the root's key columns read it (a number for an integer key, a uuid for a uuid key)")

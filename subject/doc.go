@@ -99,7 +99,9 @@
 // stored row of every reached table (with Everywhere, every table: a
 // trigger's copy is caught). The person's canary outside a retain (or a
 // column an anonymize keeps) is X_SUBJECT_ERASE_INCOMPLETE naming table and
-// column; a bystander row changed is X_SUBJECT_BYSTANDER_TOUCHED.
+// column; a bystander row changed is X_SUBJECT_BYSTANDER_TOUCHED. The
+// rollback undoes what PostgreSQL rolls back: a sequence an anonymize
+// expression or a seeded row's default advanced stays advanced.
 //
 // # The stock jobs
 //

@@ -9,8 +9,12 @@ import (
 )
 
 // DefaultPageRows is the default of EraseOptions.PageRows and
-// ExportOptions.PageRows.
-const DefaultPageRows = 1000
+// ExportOptions.PageRows; MaxPageRows bounds them (a page is one
+// transaction).
+const (
+	DefaultPageRows = 1000
+	MaxPageRows     = 1_000_000
+)
 
 // Key is the person's key: the values of the root's key columns, in the
 // declaration's key order (one value for a one-column key). A value is
@@ -86,8 +90,8 @@ func NewErase[In any](o EraseOptions[In]) (*pipeline.Job[In, EraseResult], error
 	if o.Person == nil {
 		faults = append(faults, "Person (the person's key from the input) is nil")
 	}
-	if o.PageRows < 0 {
-		faults = append(faults, "PageRows is negative")
+	if o.PageRows < 0 || o.PageRows > MaxPageRows {
+		faults = append(faults, "PageRows is not from 0 (the default) to 1,000,000")
 	}
 	faults = append(faults, o.Subject.shapeFaults()...)
 	if len(faults) > 0 {

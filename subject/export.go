@@ -68,7 +68,7 @@ func NewExport[In any](o ExportOptions[In]) (*pipeline.Job[In, ExportResult], er
 	add(strings.TrimSpace(o.Name) == "", "Name is empty")
 	add(o.Person == nil, "Person (the person's key from the input) is nil")
 	add(o.Sink == nil, "Sink (where the objects go) is nil")
-	add(o.PageRows < 0, "PageRows is negative")
+	add(o.PageRows < 0 || o.PageRows > MaxPageRows, "PageRows is not from 0 (the default) to 1,000,000")
 	add(o.Format != "" && o.Format != exportrows.NDJSON && o.Format != exportrows.CSV, "Format "+string(o.Format)+" is not ndjson or csv")
 	if c, err := blob.ParseCompression(string(o.Compression)); o.Compression != "" && (err != nil || c == blob.CompressionAuto) {
 		faults = append(faults, "Compression "+string(o.Compression)+" is not none, gzip or zstd")
@@ -149,6 +149,12 @@ func exportWith(ctx context.Context, r exportRun) (ExportResult, error) {
 		return ExportResult{}, err
 	}
 	defer b.Close()
+	// A killed attempt can have left a part half-written (a file bucket's
+	// part-00003.ndjson.<hex>.tmp): the run's directory holds what the
+	// index names, and nothing else.
+	if _, err := b.SweepTemporary(ctx, dir+"/"); err != nil {
+		return ExportResult{}, err
+	}
 	ex := &exporter{eraser: eraser{decl: r.decl, key: r.key, limit: r.limit, steps: jobSteps{}},
 		bucket: b, dir: dir, format: r.format, compression: r.compression, runID: r.runID}
 	return ex.export(ctx)

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -92,5 +94,32 @@ func TestExportWritesEveryTableAndTheIndex(t *testing.T) {
 		if it.Table == "posts" && it.Reason == "" {
 			t.Errorf("posts: no retain reason in the index")
 		}
+	}
+}
+
+// A part a killed attempt left half-written (a file bucket's temporary
+// file in a table's directory) is swept when the next attempt starts.
+func TestExportSweepsAKilledAttemptsTemporaryFiles(t *testing.T) {
+	pool := setup(t, forumDDL+forumRows)
+	root := t.TempDir()
+	job := exportJob(forum(), 7)
+	res, err := job.Enqueue(context.Background(), pool, exportIn{Member: 1, Bucket: "file://" + root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "people", res.RunID, "comments")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "part-00001.ndjson.17f1c2a3b4c5d6e7.tmp"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "done" {
+		t.Fatalf("%s %+v", d.State, d.LastError)
+	}
+	tmp, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
+	if len(tmp) != 0 {
+		t.Fatalf("the run's directory still holds %v", tmp)
 	}
 }

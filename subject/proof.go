@@ -63,6 +63,12 @@ type ProofTable struct {
 // declaration the plan refuses is refused with the plan's code. Declared
 // objects are seeded as canary objects in their real buckets and removed
 // after.
+//
+// The rollback undoes what PostgreSQL rolls back, not more: a sequence
+// advanced by an anonymize expression (an SQL value calling nextval()) or
+// by a seeded row's default stays advanced, and an expression's other
+// effects outside the transaction (a function writing through dblink)
+// stay done. Prove such a declaration on a copy of the schema.
 func Proof(ctx context.Context, db pipeline.DB, d Declaration, opts ...ProofOptions) (*ProofReport, error) {
 	o := proofDefaults(opts)
 	tx, err := db.Begin(ctx)

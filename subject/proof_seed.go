@@ -335,13 +335,6 @@ func unseedable(t *table, err error) error {
 		}
 		return err
 	}
-	what := "SQLSTATE " + pg.Code
-	if pg.ConstraintName != "" {
-		what += ", constraint " + pg.ConstraintName
-	}
-	if pg.ColumnName != "" {
-		what += ", column " + pg.ColumnName
-	}
-	return errcode.Wrap(err, errcode.SubjectProofUnseedable, "subject proof: table %s refused the generated row (%s)", t.Name, what).
+	return errcode.Wrap(err, errcode.SubjectProofUnseedable, "subject proof: table %s refused the generated row (%s)", t.Name, errcode.ServerDetail(pg)).
 		WithFix("give the refused columns values in the proof's values (ProofOptions.Values, or \"proof\": {\"values\": ...} in the file)")
 }

@@ -91,3 +91,22 @@ func TestRetainedRootAndKeptColumns(t *testing.T) {
 	d.Tables["members"] = subject.Treatment{Anonymize: map[string]any{"name": ""}, Keep: map[string]string{"bio": " "}}
 	refused(t, pool, d, errcode.SubjectTreatmentInvalid, "the keep reason of column bio is blank")
 }
+
+// What PostgreSQL never rolls back survives the proof, as its doc says: a
+// sequence an anonymize expression (or a seeded row's default) advances
+// stays advanced; the rows themselves are gone.
+func TestProofLeavesASequenceAdvanced(t *testing.T) {
+	pool := setup(t, `create sequence erased;
+		create table members (id int primary key, email text not null)`)
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{
+		"members": subject.Anonymize(map[string]any{"email": subject.SQL("'erased-' || nextval('erased')")})}}
+	if _, err := subject.Proof(context.Background(), pool, d); err != nil {
+		t.Fatalf("proof: %v", err)
+	}
+	if n := count(t, pool, `select count(*) from members`); n != 0 {
+		t.Errorf("the proof left %d members behind", n)
+	}
+	if n := count(t, pool, `select count(*) from erased where is_called`); n == 0 {
+		t.Fatal("the sequence did not move: the proof's doc says it does")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -44,16 +45,27 @@ type steps interface {
 // jobSteps are the steps of a job run.
 type jobSteps struct{}
 
+// Whatever a job's step fails with is redacted before the job core stores
+// it: a server's message can quote the person's values.
 func (jobSteps) tx(ctx context.Context, name string, fn func(ctx context.Context, tx pgx.Tx) (pageOut, error)) (pageOut, error) {
-	return pipeline.StepTx(ctx, name, fn)
+	return pipeline.StepTx(ctx, name, func(ctx context.Context, tx pgx.Tx) (pageOut, error) {
+		out, err := fn(ctx, tx)
+		return out, errcode.Redact(ctx, err, "subject: "+name)
+	})
 }
 
 func (jobSteps) plain(ctx context.Context, name string, fn func(ctx context.Context) (pageOut, error)) (pageOut, error) {
-	return pipeline.Step(ctx, name, fn)
+	return pipeline.Step(ctx, name, func(ctx context.Context) (pageOut, error) {
+		out, err := fn(ctx)
+		return out, errcode.Redact(ctx, err, "subject: "+name)
+	})
 }
 
 func (jobSteps) plan(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) (*Plan, error)) (*Plan, error) {
-	return pipeline.StepTx(ctx, "plan", fn)
+	return pipeline.StepTx(ctx, "plan", func(ctx context.Context, tx pgx.Tx) (*Plan, error) {
+		p, err := fn(ctx, tx)
+		return p, errcode.Redact(ctx, err, "subject: plan")
+	})
 }
 
 func (jobSteps) progress(ctx context.Context, done int64, note string) error {

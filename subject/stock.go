@@ -95,8 +95,8 @@ func (in Request) check(faults []string) error {
 	if len(in.Key) == 0 {
 		faults = append(faults, "no key is given")
 	}
-	if in.PageRows < 0 {
-		faults = append(faults, "the page size is negative")
+	if in.PageRows < 0 || in.PageRows > MaxPageRows {
+		faults = append(faults, "the page size is not from 0 (the default) to 1,000,000")
 	}
 	if len(faults) == 0 {
 		return nil

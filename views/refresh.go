@@ -91,7 +91,7 @@ func refreshStep(ctx context.Context, name string, rel sqlname.Rel, concurrently
 			stmt = "refresh materialized view concurrently " + rel.Ident()
 		}
 		_, err = tx.Exec(ctx, stmt)
-		return res, err
+		return res, errcode.Redact(ctx, err, "refresh "+rel.String()) // the view's query can fail quoting a row
 	})
 }
 

@@ -1,7 +1,9 @@
 package sqlname_test
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pipekit/pipe/internal/sqlname"
 )
@@ -19,5 +21,19 @@ func TestParseAndIdent(t *testing.T) {
 		if _, ok := sqlname.Parse(bad); ok {
 			t.Errorf("%q parsed", bad)
 		}
+	}
+}
+
+func TestLengthFault(t *testing.T) {
+	if f := sqlname.LengthFault("table", strings.Repeat("a", 63)); f != "" {
+		t.Fatalf("63 bytes refused: %s", f)
+	}
+	long := strings.Repeat("é", 35) // 70 bytes
+	f := sqlname.LengthFault("table", long)
+	if !strings.Contains(f, "70 bytes, over PostgreSQL's 63-byte limit") || !utf8.ValidString(f) {
+		t.Fatalf("fault %q", f)
+	}
+	if got := sqlname.LengthFaults("column", "id", long, long); len(got) != 2 {
+		t.Fatalf("%d faults", len(got))
 	}
 }

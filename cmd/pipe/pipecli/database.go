@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -47,7 +48,7 @@ func (a *app) connect(ctx context.Context, need schemaNeed) (*pgxpool.Pool, erro
 	if err != nil {
 		return nil, err
 	}
-	pool, err := open(ctx, url, src)
+	pool, err := open(ctx, url, src, a.appName())
 	if err != nil {
 		return nil, err
 	}
@@ -98,13 +99,18 @@ func (a *app) resolveURL(ctx context.Context) (string, source, error) {
 	return srv.URL(), fromEmbedded, nil
 }
 
-// open parses url and answers a pool that has answered a ping.
-func open(ctx context.Context, url string, src source) (*pgxpool.Pool, error) {
+// open parses url and answers a pool that has answered a ping, its
+// connections named app in pg_stat_activity unless the URL (or PGAPPNAME)
+// names them.
+func open(ctx context.Context, url string, src source, app string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// The parse error may quote the URL, password and all: keep it out.
 		return nil, errcode.Wrap(err, errcode.ConfigInvalid, "the database URL from %s does not parse", src).
 			WithFix("pass a URL such as postgres://user@host:5432/dbname, or a keyword/value string such as host=... dbname=...")
+	}
+	if _, named := cfg.ConnConfig.RuntimeParams["application_name"]; !named {
+		cfg.ConnConfig.RuntimeParams["application_name"] = app
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -122,6 +128,17 @@ func open(ctx context.Context, url string, src source) (*pgxpool.Pool, error) {
 				"or leave --database-url and DATABASE_URL unset to use the private PostgreSQL")
 	}
 	return pool, nil
+}
+
+// appName answers the application_name of the command's connections:
+// pipe/import, pipe/worker, pipe/subject/erase — what a DBA reads in
+// pg_stat_activity.
+func (a *app) appName() string {
+	name := strings.ReplaceAll(a.command, " ", "/")
+	if name == "" {
+		name = "pipe"
+	}
+	return name
 }
 
 // checkMigrated refuses a database whose pipe schema is missing or older

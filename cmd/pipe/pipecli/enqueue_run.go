@@ -34,8 +34,7 @@ func enqueueOrWait[In, Out any](a *app, c *cobra.Command, job *pipeline.Job[In, 
 		if err != nil {
 			return err
 		}
-		return a.emit(runQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped},
-			fmt.Sprintf("enqueued %s run %s; a `pipe worker` runs it (see `pipe jobs show %s`)", job.Name(), res.ID, res.ID))
+		return a.emit(runQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped}, queuedLine(job.Name(), res))
 	}
 	bar := newProgressBar(a.stderr)
 	id, out, err := runHere(ctx, a, pool, job, in, bar.watch)
@@ -44,6 +43,15 @@ func enqueueOrWait[In, Out any](a *app, c *cobra.Command, job *pipeline.Job[In, 
 		return err
 	}
 	return a.emit(out, line(id, out))
+}
+
+// queuedLine says what an enqueue did: a new run, or — the same input
+// asked for while a run of it is live — that run, not enqueued again.
+func queuedLine(name string, res pipeline.EnqueueResult) string {
+	if res.Deduped {
+		return fmt.Sprintf("not enqueued: a %s run with the same input is live, run %s (see `pipe jobs show %s`)", name, res.ID, res.ID)
+	}
+	return fmt.Sprintf("enqueued %s run %s; a `pipe worker` runs it (see `pipe jobs show %s`)", name, res.ID, res.ID)
 }
 
 // runHere enqueues one run of job, works it in this process until it

@@ -1,6 +1,8 @@
 package pipecli
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,8 +33,10 @@ type errorJSON struct {
 	Fix     string `json:"fix,omitempty"`
 }
 
-// fail prints err on stderr and answers the exit code.
+// fail prints err on stderr and answers the exit code. A server error no
+// step coded is coded here, by errcode.Redact: its message can quote a row.
 func (a *app) fail(err error) int {
+	err = errcode.Redact(context.Background(), err, cmp.Or(a.command, "pipe"))
 	code := exitFailure
 	var u *usage
 	if errors.As(err, &u) {

@@ -29,8 +29,8 @@ func (a *app) exportCommand() *cobra.Command {
 			"PREFIX/RUN/part-NNNNN.EXT[.gz|.zst], atomically, then PREFIX/RUN/manifest.json last: no\n" +
 			"manifest means the export is not complete. PREFIX is a bucket URL with a key prefix\n" +
 			"(s3://bucket/exports, gs://, azblob://, file:///dir, mem://) or a local directory. CSV cells\n" +
-			"a spreadsheet would run as a formula get a leading '. --where is an SQL filter run as is:\n" +
-			"give it only to operators who may run SQL on the database.\n" +
+			"a spreadsheet would run as a formula get a leading '. --where is an SQL filter run as is,\n" +
+			"read-only: give it only to operators who may read the database with SQL.\n" +
 			"Without --wait it prints the run's id for the fleet's `pipe worker`s; with --wait it runs\n" +
 			"the export in this process, draws its progress on a terminal and prints the manifest's key.",
 		Args: exactArgs("TABLE"),
@@ -66,8 +66,8 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 		}
 		to = abs
 	}
-	if f.pageRows < 0 {
-		return exportrows.TableExport{}, usageError(c, "--page-rows is negative")
+	if f.pageRows < 0 || f.pageRows > exportrows.MaxPageRows {
+		return exportrows.TableExport{}, usageError(c, "--page-rows is not from 0 (the default) to %d", exportrows.MaxPageRows)
 	}
 	schema, name := splitTable(table)
 	in := exportrows.TableExport{Schema: schema, Table: name, Columns: f.columns, Key: f.key, Where: f.where,

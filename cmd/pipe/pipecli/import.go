@@ -52,7 +52,7 @@ func (a *app) importCommand() *cobra.Command {
 	fl.StringVar(&f.delimiter, "delimiter", "", "the CSV field delimiter; default ',' (tab for .tsv)")
 	fl.StringVar(&f.errors, "errors", "", "URL prefix of the refused-rows report; default beside the source")
 	fl.IntVar(&f.maxRowErrors, "max-row-errors", importrows.DefaultMaxRowErrors, "refused rows tolerated before the run fails (0 allowed)")
-	fl.Int64Var(&f.pageBytes, "page-bytes", importrows.DefaultPageBytes, "bytes per page, the unit of a step and its checkpoint (at least 65536)")
+	fl.Int64Var(&f.pageBytes, "page-bytes", importrows.DefaultPageBytes, "bytes per page, the unit of a step and its checkpoint (65536 to 1073741824)")
 	fl.BoolVar(&f.wait, "wait", false, "run the import in this process and wait for it")
 	_ = c.MarkFlagRequired("into")
 	return c
@@ -76,8 +76,11 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 		Delimiter: f.delimiter, Errors: f.errors,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre},
 	}
-	if f.maxRowErrors < 0 || f.pageBytes < 64<<10 {
-		return in, usageError(c, "--max-row-errors is negative or --page-bytes is below 65536")
+	if f.maxRowErrors < 0 {
+		return in, usageError(c, "--max-row-errors is negative")
+	}
+	if f.pageBytes < importrows.MinPageBytes || f.pageBytes > importrows.MaxPageBytes {
+		return in, usageError(c, "--page-bytes is not from %d (64 KiB) to %d (1 GiB)", importrows.MinPageBytes, importrows.MaxPageBytes)
 	}
 	return in, in.Check()
 }

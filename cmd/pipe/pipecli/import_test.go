@@ -59,7 +59,7 @@ func TestImportFailureExitsWithTheCode(t *testing.T) {
 	path := writeFile(t, "p.csv", "id,colour\n1,red\n")
 	r := b.pipe(t, "import", path, "--into", "people", "--wait")
 	wantError(t, r, 1, "X_IMPORT_HEADER_MISMATCH")
-	if !strings.Contains(r.stderr, "unknown colour") || !strings.Contains(r.stderr, "missing name") {
+	if !strings.Contains(r.stderr, "unknown: the file's column 2") || !strings.Contains(r.stderr, "missing name") {
 		t.Fatalf("stderr:\n%s", r.stderr)
 	}
 }

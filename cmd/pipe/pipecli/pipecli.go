@@ -49,6 +49,8 @@ type app struct {
 	// started is set once the command line parsed and a command began; an
 	// uncoded error before that is a usage error.
 	started bool
+	// command is the running command's path ("pipe subject erase").
+	command string
 }
 
 // Execute runs the pipe command line args (without the program name) and
@@ -96,7 +98,7 @@ func (a *app) rootCommand() *cobra.Command {
 			if err := c.ValidateFlagGroups(); err != nil {
 				return usageError(c, "%s", err.Error())
 			}
-			a.started = true
+			a.started, a.command = true, c.CommandPath()
 			return nil
 		},
 	}

@@ -54,8 +54,8 @@ func (a *app) withSubject(c *cobra.Command, f *subjectFlags, need schemaNeed, fn
 // declaration planned on the database first so that a refusal exits here,
 // before anything is enqueued.
 func (a *app) subjectRequest(c *cobra.Command, f *subjectFlags) (subject.Request, error) {
-	if f.pageRows < 0 {
-		return subject.Request{}, usageError(c, "--page-rows is negative")
+	if f.pageRows < 0 || f.pageRows > subject.MaxPageRows {
+		return subject.Request{}, usageError(c, "--page-rows is not from 0 (the default) to %d", subject.MaxPageRows)
 	}
 	var req subject.Request
 	err := a.withSubject(c, f, migrated, func(d subject.Declaration, pool *pgxpool.Pool) error {
