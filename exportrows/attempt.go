@@ -125,8 +125,19 @@ func (a *attempt[In]) planStep(ctx context.Context) error {
 // with it. A page run again rewrites its own object. A failure is coded
 // before the job core stores it: a server's message can quote a row.
 func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (cursor, error) {
+	if a.plan.Snapshot {
+		// Held before the step: a step waiting for a held connection would
+		// hold its own transaction's connection meanwhile.
+		if _, err := a.snapshot(ctx); err != nil {
+			return cur, err
+		}
+	}
 	return pipeline.StepTx(ctx, pageName(page), func(ctx context.Context, tx pgx.Tx) (cursor, error) {
 		next, err := a.page(ctx, tx, page, cur)
+		if err != nil && a.snap.lost() {
+			// the snapshot's connection went away: PostgreSQL did, or cut it
+			return next, errcode.Postgres(ctx, err, "export "+a.src.label()+" "+pageName(page)+": the snapshot's connection")
+		}
 		return next, sourceErr(ctx, err, a.src.label()+" "+pageName(page))
 	})
 }

@@ -27,8 +27,11 @@ func (a *attempt[In]) snapshotPlan(ctx context.Context, tx pgx.Tx, t *table, p *
 // snapshotRead is an attempt's one REPEATABLE READ, read-only transaction,
 // held on a connection of its own from the attempt's first page to its
 // end: every page the attempt reads sees the table as it was when the
-// first one began.
+// first one began. The connection is held through pipeline.Hold, whose
+// budget keeps any number of snapshot exports from taking every connection
+// their pages' steps need.
 type snapshotRead struct {
+	held   *pipeline.Held
 	tx     pgx.Tx
 	blocks int64  // the table's blocks, read in the snapshot
 	token  string // names the snapshot in the cursor, to count snapshots
@@ -39,29 +42,36 @@ func (a *attempt[In]) snapshot(ctx context.Context) (*snapshotRead, error) {
 	if a.snap != nil {
 		return a.snap, nil
 	}
-	pool := pipeline.Pool(ctx)
-	if pool == nil {
-		return nil, errcode.New(errcode.Invariant, "export %s: a snapshot export runs in a job body", a.plan.Name)
-	}
-	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	held, err := pipeline.Hold(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s := &snapshotRead{tx: tx, token: newToken()}
+	tx, err := held.Conn().BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		held.Release()
+		return nil, errcode.Postgres(ctx, err, "export "+a.plan.Name+": begin the snapshot")
+	}
+	s := &snapshotRead{held: held, tx: tx, token: newToken()}
 	if _, err = tx.Exec(ctx, sqlSession); err == nil {
 		err = tx.QueryRow(ctx, sqlTableBlocks, a.plan.OID).Scan(&s.blocks)
 	}
 	if err != nil {
-		_ = tx.Rollback(context.WithoutCancel(ctx))
-		return nil, err
+		s.close()
+		return nil, errcode.Postgres(ctx, err, "export "+a.plan.Name+": begin the snapshot")
 	}
 	a.snap = s
 	return s, nil
 }
 
+// lost reports a snapshot whose connection is gone.
+func (s *snapshotRead) lost() bool {
+	return s != nil && s.tx.Conn().IsClosed()
+}
+
 func (s *snapshotRead) close() {
 	if s != nil {
 		_ = s.tx.Rollback(context.Background())
+		s.held.Release()
 	}
 }
 

@@ -3,15 +3,20 @@ package exportrows_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // firstColumn answers the first cell of every row of every part, as
@@ -148,5 +153,54 @@ func TestSnapshotExportFilters(t *testing.T) {
 	slices.Sort(got)
 	if len(got) != 500 || got[0] != 2 || got[499] != 1000 || slices.ContainsFunc(got, func(n int) bool { return n%2 != 0 }) {
 		t.Fatalf("%d rows exported, want the 500 even ones", len(got))
+	}
+}
+
+// More snapshot exports at once than the worker's pool has connections
+// cannot lock the worker up (each holds a connection for its snapshot and
+// needs another for every page's step): the held connections have a budget
+// of half the pool, so every export ends done.
+func TestMoreSnapshotExportsThanConnections(t *testing.T) {
+	ctx := context.Background()
+	b, in := padded(t, "crowded", 2000, 100, 200)
+	cfg, err := pgxpool.ParseConfig(fixtures.DBURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.Database = b.pool.Config().ConnConfig.Database
+	cfg.MaxConns = 4
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	job := exportrows.MustNew(options())
+	var ids []string
+	for i := range 8 {
+		in.Run = fmt.Sprint(t.Name(), "-", i)
+		res, err := job.Enqueue(ctx, pool, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.ID)
+	}
+	reg, err := pipeline.NewRegistry(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{pipeline.DefaultQueue: 8},
+		PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Shutdown(context.Background()) })
+	for _, id := range ids {
+		d := awaitSettled(t, b.pool, id)
+		if d.State != "done" {
+			t.Fatalf("export %s: %s", d.State, lastError(d))
+		}
 	}
 }

@@ -34,13 +34,19 @@ func (h *Held) Release() {
 // connections have a budget of their own, half the pool, so that bodies
 // holding connections can never take every connection their own steps
 // need: a body over the budget waits here for another to release one (or
-// for its context). Outside a job body it is X_INVARIANT; on a pool of one
-// connection it is X_CONFIG_INVALID.
+// for its context). Call it between steps, never inside a StepTx or a
+// FencedTx: a transaction waiting for a held connection would keep its own
+// from the bodies it waits for (it is X_INVARIANT there). Outside a job body
+// it is X_INVARIANT; on a pool of one connection it is X_CONFIG_INVALID.
 func Hold(ctx context.Context) (*Held, error) {
 	rs := runFrom(ctx)
 	if rs == nil {
 		return nil, errcode.New(errcode.Invariant, "hold a connection: called outside a job body").
 			WithFix("call Hold with the context the worker passed to the body")
+	}
+	if inStepTransaction(ctx) {
+		return nil, errcode.New(errcode.Invariant, "job %s: Hold called inside a step's transaction", rs.spec.name).
+			WithFix("hold the connection before the step (StepTx, FencedTx) begins")
 	}
 	budget := rs.w.holds
 	if cap(budget) == 0 {
@@ -62,6 +68,18 @@ func Hold(ctx context.Context) (*Held, error) {
 	rs.holds = append(rs.holds, h)
 	rs.mu.Unlock()
 	return h, nil
+}
+
+type txKey struct{}
+
+// withinTransaction marks the context a StepTx or FencedTx hands its function.
+func withinTransaction(ctx context.Context) context.Context {
+	return context.WithValue(ctx, txKey{}, true)
+}
+
+func inStepTransaction(ctx context.Context) bool {
+	in, _ := ctx.Value(txKey{}).(bool)
+	return in
 }
 
 // releaseHolds releases what the body still holds once it ended.

@@ -81,3 +81,19 @@ func TestHoldOutsideABody(t *testing.T) {
 	}
 
 }
+
+// Hold inside a step's transaction is refused: waiting there for the
+// budget would keep the step's own connection from the bodies it waits for.
+func TestHoldInsideAStepIsRefused(t *testing.T) {
+	pool := fixtures.DB(t)
+	job := pipeline.MustJob("holds-in-step", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		return pipeline.StepTx(ctx, "inside", func(ctx context.Context, tx pgx.Tx) (int, error) {
+			_, err := pipeline.Hold(ctx)
+			return 0, err
+		})
+	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	d, _ := fixtures.Run(t, pool, job, noInput{K: "a"})
+	if d.State != "dead" || d.LastError.Code != string(errcode.Invariant) {
+		t.Fatalf("%s: %+v", d.State, d.LastError)
+	}
+}

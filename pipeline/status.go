@@ -47,7 +47,7 @@ func FencedTx(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) (stat
 	var reset bool
 	err := pgx.BeginTxFunc(ctx, rs.w.pool, rs.w.fencedTxOptions, func(tx pgx.Tx) error {
 		var status any
-		if status, fnErr = fn(ctx, tx); fnErr != nil {
+		if status, fnErr = fn(withinTransaction(ctx), tx); fnErr != nil {
 			return txFailure(ctx, tx, fnErr, "job "+rs.spec.name+": fenced transaction")
 		}
 		var err error

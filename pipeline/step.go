@@ -89,7 +89,7 @@ func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context
 	stepCtx, span := rs.startStepSpan(stepCtx, name)
 	defer span.End()
 	raw, err := rs.w.store.stepTx(stepCtx, rs.row, name, func(tx pgx.Tx) (json.RawMessage, error) {
-		v, err := fn(stepCtx, tx)
+		v, err := fn(withinTransaction(stepCtx), tx)
 		if err != nil {
 			return nil, err
 		}

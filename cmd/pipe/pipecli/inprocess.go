@@ -26,7 +26,9 @@ func (a *app) workInProcess(ctx context.Context, pool *pgxpool.Pool, job pipelin
 	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
 		Registry: reg, Queues: map[string]int{queue: 1},
 		PollInterval: demoPoll, IdlePollMax: demoIdleMax, NoWake: true,
-		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		// The command prints how the run ended itself; the worker's log says
+		// only what went wrong beside it.
+		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelError})),
 	})
 	if err != nil {
 		return nil, err

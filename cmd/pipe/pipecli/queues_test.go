@@ -38,7 +38,7 @@ func TestQueuesListPauseResume(t *testing.T) {
 		}
 	}
 	got := decode[[]pipeline.QueueStats](t, b.pipe(t, "queues", "list", "--json").stdout)
-	want := []pipeline.QueueStats{{Queue: "default", Ready: 2}, {Queue: "mail", Paused: true}}
+	want := []pipeline.QueueStats{{Queue: "default", Ready: 2, Due: 2}, {Queue: "mail", Paused: true}}
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("list --json = %+v, want %+v", got, want)
 	}
