@@ -196,3 +196,43 @@ func exportedParts(ctx context.Context, bucket string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// PostgreSQL restarted mid-erase costs nothing: the worker rides it out and
+// the run ends done on its first attempt, the person's rows all gone, the
+// bystander's all there.
+func TestARestartMidEraseCostsNothing(t *testing.T) {
+	ctx := context.Background()
+	srv := fixtures.RestartableServer(t)
+	pool := srv.DB(t)
+	exec(t, pool, forumDDL+`
+		insert into members values (1, 'a@x', 'A', null), (2, 'b@x', 'B', null);
+		insert into posts select i, 1 + i % 2, 'p' from generate_series(1, 100) i;
+		insert into comments select i, 1 + i % 2, 1 + i % 100, null, 'c' from generate_series(1, 3000) i;
+		insert into likes select 1 + i % 2, i from generate_series(1, 3000) i;`)
+	job := eraseJob(forum(), 3)
+	res, err := job.Enqueue(ctx, pool, eraseIn{Member: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	awaitSteps(t, pool, res.ID, "/page-", 40)
+	srv.Restart(t)
+	var d *pipeline.RunDetail
+	deadline := time.Now().Add(2 * time.Minute)
+	for d == nil || d.State == "running" || d.State == "ready" {
+		if time.Now().After(deadline) {
+			t.Fatal("the erase did not settle within 2 minutes of the restart")
+		}
+		time.Sleep(20 * time.Millisecond)
+		d, _ = pipeline.NewAdmin(pool).Show(ctx, res.ID) // the pool may lend a connection the restart ended
+	}
+	if d.State != "done" || d.Attempt != 1 {
+		t.Fatalf("%s on attempt %d: %+v; want done on the first attempt", d.State, d.Attempt, d.LastError)
+	}
+	if n := count(t, pool, `select count(*) from comments where author_id = 1`) + count(t, pool, `select count(*) from members where id = 1`); n != 0 {
+		t.Errorf("%d of the person's rows left", n)
+	}
+	if n := count(t, pool, `select count(*) from comments where author_id = 2`); n != 1500 {
+		t.Errorf("the bystander has %d comments, want 1500", n)
+	}
+}
