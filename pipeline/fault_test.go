@@ -164,7 +164,7 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 	if _, err := pool.Exec(ctx, `create table batches (n int primary key)`); err != nil {
 		t.Fatal(err)
 	}
-	const batches = 150
+	const batches = 100
 	job := pipeline.MustJob("fenced-batches", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		var at tally
 		if _, err := pipeline.StoredStatus(ctx, &at); err != nil {
@@ -186,7 +186,7 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop := terminator(t, url, 50*time.Millisecond)
+	stop := terminator(t, url, 150*time.Millisecond)
 	startWorker(t, pool, pipeline.WorkerConfig{}, job)
 	check := bystander(t, url)
 	defer check.Close(ctx)
