@@ -60,7 +60,8 @@ func TableJob() *pipeline.Job[FileImport, Result] {
 }
 
 // Check refuses an input the import cannot run: a source or report URL
-// that does not parse, a hostile key, no table, a bad delimiter.
+// that does not parse, a hostile key, no table, a bad delimiter, a
+// decoding limit out of range.
 func (in FileImport) Check() error {
 	if _, _, err := blob.SplitURL(in.Source); err != nil {
 		return err
@@ -77,7 +78,7 @@ func (in FileImport) Check() error {
 		return errcode.New(errcode.JobInputInvalid, "import: the delimiter is more than one character").
 			WithFix("use one character: ',', ';', '|' or a tab")
 	}
-	return nil
+	return in.Limits.DecodeLimits.Check()
 }
 
 func (in FileImport) source() Source {
