@@ -10,8 +10,9 @@ import (
 )
 
 // lookahead is how much a page's first read takes: its header and, for a
-// small page, its body and the pages after it, in one ranged read.
-const lookahead = 64 << 10
+// small page, its body and the pages after it, in one ranged read. It is
+// per column, as parquet-go's own read buffer is.
+const lookahead = 8 << 10
 
 // chunkGuard walks one column chunk's pages ahead of parquet-go: a page's
 // header is decoded only once skim found it honest, checked against the
@@ -52,9 +53,10 @@ func (c *chunkGuard) read(p []byte, off int64) (int, error) {
 	return copy(p, c.win[off-c.winOff:c.checked-c.winOff]), nil
 }
 
-// restart forgets the walk: the next read checks from the first page.
+// restart forgets the walk, and the bytes it held: the next read checks
+// from the first page.
 func (c *chunkGuard) restart() {
-	c.win, c.winOff, c.checked, c.page, c.seen = c.win[:0], c.start, c.start, 0, 0
+	c.win, c.winOff, c.checked, c.page, c.seen = nil, c.start, c.start, 0, 0
 	c.pageMem, c.dictMem = 0, 0
 }
 

@@ -94,14 +94,14 @@ func (p pageAt) values() (n int64, dict bool, err error) {
 	return n, dict, nil
 }
 
-// need estimates the memory reading the page takes: its compressed bytes,
-// its uncompressed bytes, and per value a definition and a repetition
-// level and the decoded value (a dictionary index or a byte array's offset
-// takes four bytes). A dictionary is copied once more, with an offset per
-// value.
+// need estimates the memory reading the page takes: its compressed bytes
+// twice (the guard's and parquet-go's), its uncompressed bytes, and per
+// value a definition and a repetition level and the decoded value (a
+// dictionary index or a byte array's offset takes four bytes). A
+// dictionary is copied once more, with an offset per value.
 func (p pageAt) need(values int64, dict bool) int64 {
 	h := p.h
-	n := int64(p.hlen) + int64(h.CompressedPageSize) + int64(h.UncompressedPageSize)
+	n := int64(p.hlen) + 2*int64(h.CompressedPageSize) + int64(h.UncompressedPageSize)
 	if dict {
 		return n + int64(h.UncompressedPageSize) + 4*values
 	}
