@@ -33,9 +33,10 @@ type DecodeLimits struct {
 	// MaxRatio refuses a compressed file once it has inflated to more than
 	// MaxRatio times the compressed bytes read (after a first MiB), and a
 	// Parquet file whose pages inflate, by its footer, to more than
-	// MaxRatio times its size: X_DECOMPRESSED_TOO_LARGE. A bomb is refused
-	// in its first MiBs, before its first page is written. Default
-	// [DefaultMaxRatio].
+	// MaxRatio times its size: X_DECOMPRESSED_TOO_LARGE. A bomb — a
+	// thousandfold and more — is refused within its first MiB, before its
+	// first page is written; a file just past the ratio, once it has
+	// inflated that far. Default [DefaultMaxRatio].
 	MaxRatio int64 `json:"maxRatio,omitempty"`
 	// MaxDecodedBytes refuses a compressed file once it has inflated past
 	// this size, and a Parquet file whose pages would: X_DECOMPRESSED_TOO_LARGE.
