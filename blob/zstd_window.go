@@ -57,10 +57,14 @@ func zstdWindow(head []byte) (size int64, ok bool) {
 	return int64(n), true
 }
 
-// mib renders a size in MiB, or KiB below one MiB.
+// mib renders a size in MiB (to a tenth unless whole), or KiB below one
+// MiB.
 func mib(n int64) string {
-	if n < 1<<20 {
+	switch {
+	case n < 1<<20:
 		return strconv.FormatInt(n>>10, 10) + " KiB"
+	case n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
 	}
-	return strconv.FormatInt(n>>20, 10) + " MiB"
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }
