@@ -43,9 +43,14 @@
 // # Errors
 //
 // Driver errors are coded once, at the boundary: a missing object is
-// X_BLOB_NOT_FOUND (naming the key), any other store failure
+// X_BLOB_NOT_FOUND (naming the key), refused credentials
+// X_BLOB_PERMISSION_DENIED (terminal), any other store failure
 // X_BLOB_UNAVAILABLE, which is retryable; the driver's error stays
-// reachable through errors.Is and errors.As. A refused key is
+// reachable through errors.Is and errors.As. A file bucket's disk is
+// coded by what a retry can do: a full disk or quota (ENOSPC, EDQUOT) is
+// X_DISK_FULL, retried after a pause; a directory that refuses writes
+// (EACCES, EPERM, EROFS) is X_BLOB_PERMISSION_DENIED — from the writer's
+// Write as well as from Write's answer. A refused key is
 // X_BLOB_KEY_INVALID and a refused URL X_BLOB_URL_INVALID. No message
 // quotes object contents, and a key is named only once it passed
 // validation.
@@ -58,4 +63,12 @@
 // than replacing it; UTF-8 passes through untouched, a byte order mark
 // included. Corrupt data is X_COMPRESSION_INVALID or X_ENCODING_INVALID
 // from Read; the source's own errors pass through unchanged.
+//
+// A decoder's memory is bounded whatever the input: gzip keeps a 32 KiB
+// window, and zstd a window of at most [DefaultMaxWindow] (8 MiB); a frame
+// asking for more is X_COMPRESSION_WINDOW_TOO_LARGE, from its header,
+// before anything is decoded. [DecompressLimited] sets the window limit
+// (up to 2 GiB, zstd --long=31) and refuses output past a ratio to the
+// compressed bytes read or past a size, X_DECOMPRESSED_TOO_LARGE, so that
+// a bomb is refused in its first MiBs.
 package blob

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"errors"
+	"io/fs"
 	"net"
 	"strconv"
 
@@ -20,6 +21,9 @@ func fail(err error, op, key string) error {
 	if key != "" {
 		what = op + " " + strconv.Quote(key)
 	}
+	if local := localFailure(err, what); local != nil {
+		return local
+	}
 	switch code := gcerrors.Code(err); {
 	case code == gcerrors.NotFound:
 		return errcode.Wrap(err, errcode.BlobNotFound, "%s: object not found", what).
@@ -36,10 +40,13 @@ func fail(err error, op, key string) error {
 }
 
 // transient reports whether err may pass on retry: a network error, or a
-// gocloud.dev code saying the store is busy, broken or was too slow.
+// gocloud.dev code saying the store is busy, broken or was too slow. A
+// local file system's error is not a network error, though *fs.PathError
+// has the methods of one.
 func transient(err error) bool {
 	var ne net.Error
-	if errors.As(err, &ne) {
+	var pe *fs.PathError
+	if errors.As(err, &ne) && !errors.As(err, &pe) {
 		return true
 	}
 	switch gcerrors.Code(err) {

@@ -3,7 +3,6 @@ package blob
 import (
 	"context"
 	"net/url"
-	"os"
 	"path/filepath"
 
 	gcblob "gocloud.dev/blob"
@@ -88,17 +87,18 @@ func openDriver(ctx context.Context, full, shown, scheme string) (*Bucket, error
 	return &Bucket{b: b, url: shown, scheme: scheme}, nil
 }
 
-// openFailed codes a driver's refusal to open. Transient failures are
-// X_BLOB_UNAVAILABLE; anything else is taken to be the URL's fault. The
+// openFailed codes a driver's refusal to open. A local directory that
+// cannot be made is X_DISK_FULL or X_BLOB_PERMISSION_DENIED as
+// [localFailure] says; transient failures are X_BLOB_UNAVAILABLE; anything
+// else is taken to be the URL's fault. The
 // cause is kept out of the message: drivers quote the URL.
 func openFailed(err error) error {
+	if local := localFailure(err, "open bucket"); local != nil {
+		return local
+	}
 	if transient(err) {
 		return errcode.Wrap(err, errcode.BlobUnavailable, "open bucket: store unavailable").
 			WithFix("retry; if it persists, check the network and the store's health")
-	}
-	if os.IsPermission(err) {
-		return errcode.Wrap(err, errcode.BlobURLInvalid, "open bucket: permission denied").
-			WithFix("check the directory's permissions")
 	}
 	return errcode.Wrap(err, errcode.BlobURLInvalid, "open bucket: the driver refused the URL").
 		WithFix("check the URL's query parameters and the store's credentials")

@@ -25,7 +25,8 @@ type WriteOptions struct {
 // buckets write a temporary file beside the object and rename it, S3 and
 // GCS complete an upload in one step.
 //
-// fn's own error is answered as it is; store errors are coded.
+// fn's own error is answered as it is; store errors are coded, those w's
+// Write returns to fn included.
 func (b *Bucket) Write(ctx context.Context, key string, opts WriteOptions, fn func(w io.Writer) error) error {
 	if err := b.check(key); err != nil {
 		return err
@@ -49,7 +50,7 @@ func (b *Bucket) Write(ctx context.Context, key string, opts WriteOptions, fn fu
 			_ = w.Close()
 		}
 	}()
-	if err := fn(w); err != nil {
+	if err := fn(codedWriter{w: w, key: key}); err != nil {
 		return err
 	}
 	done = true
@@ -57,6 +58,21 @@ func (b *Bucket) Write(ctx context.Context, key string, opts WriteOptions, fn fu
 		return fail(err, "write", key)
 	}
 	return nil
+}
+
+// codedWriter codes the store's errors from Write, so that fn sees (and
+// passes on) a full disk or a refused write as such.
+type codedWriter struct {
+	w   io.Writer
+	key string
+}
+
+func (c codedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil {
+		err = fail(err, "write", c.key)
+	}
+	return n, err
 }
 
 // WriteBytes writes data as the object at key, atomically as [Bucket.Write]

@@ -33,7 +33,8 @@ type spillFile struct {
 func newSpillPool(dir string) *spillPool { return &spillPool{dir: dir} }
 
 // GetBuffer answers a free file, rewound, or a new one. A file that cannot
-// be made is an error on the writer's first write.
+// be made is an error on the writer's first write; a full disk or a
+// refusing directory is coded (see spillFailure).
 func (p *spillPool) GetBuffer() io.ReadWriteSeeker {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -44,7 +45,7 @@ func (p *spillPool) GetBuffer() io.ReadWriteSeeker {
 	}
 	f, err := os.CreateTemp(p.dir, "pipe-export-*.pages")
 	if err != nil {
-		return failedBuffer{err}
+		return failedBuffer{spillFailure(err)}
 	}
 	sf := &spillFile{File: f, name: f.Name()}
 	if os.Remove(f.Name()) == nil {

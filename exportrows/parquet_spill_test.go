@@ -4,6 +4,9 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/diskfault"
 )
 
 // A spill buffer is a file already unlinked from its directory; a buffer
@@ -45,5 +48,23 @@ func TestSpillPoolReportsAFileItCannotMake(t *testing.T) {
 	p := newSpillPool(t.TempDir() + "/missing")
 	if _, err := p.GetBuffer().Write([]byte("x")); err == nil {
 		t.Fatal("a write to an unmade buffer succeeded")
+	}
+}
+
+// A spill file on a full disk (a real 64 KiB tmpfs) fails its write with
+// X_DISK_FULL, retried after a pause; a read-only temporary directory
+// refuses its first write with X_TEMP_DIR_UNWRITABLE, terminal.
+func TestSpillPoolCodesDiskFailures(t *testing.T) {
+	full := newSpillPool(diskfault.Small(t, 64<<10))
+	defer full.close()
+	_, err := full.GetBuffer().Write(make([]byte, 1<<20))
+	if errcode.CodeOf(err) != errcode.DiskFull || errcode.Classify(err) != errcode.RetryAfter {
+		t.Fatalf("full disk: %v (%s), want X_DISK_FULL, retry-after", err, errcode.Classify(err))
+	}
+	ro := newSpillPool(diskfault.ReadOnly(t))
+	defer ro.close()
+	_, err = ro.GetBuffer().Write([]byte("x"))
+	if errcode.CodeOf(err) != errcode.TempDirUnwritable || errcode.Classify(err) != errcode.Terminal {
+		t.Fatalf("read-only: %v (%s), want X_TEMP_DIR_UNWRITABLE, terminal", err, errcode.Classify(err))
 	}
 }

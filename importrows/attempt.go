@@ -107,7 +107,7 @@ func (a *attempt[In]) prepare(ctx context.Context) error {
 	}
 	a.cols = cols
 	if a.plan.Format == Parquet {
-		a.pq, err = openParquet(ctx, a.bucket, a.src.Key, a.plan.Size)
+		a.pq, err = openParquet(ctx, a.bucket, a.src.Key, a.plan.Size, a.lim.parquet())
 		return err
 	}
 	if a.text == nil {
@@ -123,7 +123,7 @@ func (a *attempt[In]) newTextSource() pageSource {
 	}
 	return &streamSource{
 		open: func(ctx context.Context) (io.ReadCloser, error) {
-			return openDecoded(ctx, a.bucket, a.src.Key, a.plan)
+			return openDecoded(ctx, a.bucket, a.src.Key, a.plan, a.lim.blob())
 		},
 		verify: func(ctx context.Context) error {
 			return unchanged(ctx, a.bucket, a.src.Key, a.plan.Size, a.plan.ETag)
@@ -131,14 +131,14 @@ func (a *attempt[In]) newTextSource() pageSource {
 	}
 }
 
-// openDecoded opens the object as a stream of UTF-8: decompressed, then
-// decoded.
-func openDecoded(ctx context.Context, b *blob.Bucket, key string, p plan) (io.ReadCloser, error) {
+// openDecoded opens the object as a stream of UTF-8: decompressed within
+// lim, then decoded.
+func openDecoded(ctx context.Context, b *blob.Bucket, key string, p plan, lim blob.DecompressLimits) (io.ReadCloser, error) {
 	raw, err := b.NewReader(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	dec, _, err := blob.Decompress(raw, blob.Compression(p.Compression))
+	dec, _, err := blob.DecompressLimited(raw, blob.Compression(p.Compression), lim)
 	if err != nil {
 		raw.Close()
 		return nil, err

@@ -31,6 +31,7 @@ func (o Options[In]) withDefaults() (Options[In], error) {
 	add(o.MaxRecordBytes < 0 || o.MaxRecordBytes > MaxRecordBytesLimit, "MaxRecordBytes is not from 0 (the default) to 64 MiB")
 	add(o.MaxRowErrors != nil && *o.MaxRowErrors < 0, "MaxRowErrors is negative")
 	add(o.Batch < 0, "Batch is negative")
+	faults = append(faults, o.Decoding.faults()...)
 	faults = append(faults, columnFaults(o.Columns, o.Types)...)
 	if len(faults) > 0 {
 		return o, errcode.New(errcode.JobDeclarationInvalid, "import %s: %s", o.Name, strings.Join(faults, "; ")).

@@ -35,4 +35,14 @@
 // Memory is a page, not the file — less, in fact: a page is read and
 // scanned in 1 MiB chunks, into one buffer that lives outside the Go heap
 // and is reused by every page of an attempt.
+//
+// Whatever the file claims, decoding it is bounded by Options.Decoding
+// ([DecodeLimits]): a compressed file may inflate to 200 times its size
+// and no further (X_DECOMPRESSED_TOO_LARGE; a bomb, a thousandfold and
+// more, within its first MiB, before its first page is written), a zstd
+// window may be 8 MiB (X_COMPRESSION_WINDOW_TOO_LARGE, from its header), a
+// Parquet page may need 32 MiB and a row group's open pages 256 MiB
+// (X_PARQUET_TOO_LARGE, from the page's header). Each is checked before
+// what it bounds is allocated, and each refusal is terminal: the run fails
+// at the first attempt that meets it.
 package importrows

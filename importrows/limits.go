@@ -19,7 +19,8 @@ const (
 // limits answers the run's limits: the declaration's, with the input's
 // overrides.
 func (o *Options[In]) limits(in In) (Limits, error) {
-	l := Limits{PageBytes: o.PageBytes, MaxRecordBytes: o.MaxRecordBytes, MaxRowErrors: o.MaxRowErrors}
+	l := Limits{PageBytes: o.PageBytes, MaxRecordBytes: o.MaxRecordBytes, MaxRowErrors: o.MaxRowErrors,
+		DecodeLimits: o.Decoding.defaulted()}
 	if o.LimitsOf == nil {
 		return l, nil
 	}
@@ -36,6 +37,7 @@ func (o *Options[In]) limits(in In) (Limits, error) {
 	if x.MaxRowErrors != nil {
 		l.MaxRowErrors = x.MaxRowErrors
 	}
+	l.DecodeLimits = l.DecodeLimits.over(x.DecodeLimits)
 	return l, nil
 }
 
@@ -48,7 +50,7 @@ func (l Limits) check() error {
 		return nil
 	}
 	return errcode.New(errcode.JobInputInvalid, "import: %s", strings.Join(faults, "; ")).
-		WithFix(fmt.Sprintf("give page bytes from %d to %d, a record limit from 1 to %d, and 0 or more refused rows",
+		WithFix(fmt.Sprintf("give page bytes from %d to %d, a record limit from 1 to %d, 0 or more refused rows, decoding limits not negative and a window of 1 KiB to 2 GiB",
 			MinPageBytes, MaxPageBytes, MaxRecordBytesLimit))
 }
 
@@ -63,7 +65,7 @@ func (l Limits) faults() []string {
 	if l.MaxRowErrors != nil && *l.MaxRowErrors < 0 {
 		faults = append(faults, fmt.Sprintf("the refused rows tolerated (%d) are negative", *l.MaxRowErrors))
 	}
-	return faults
+	return append(faults, l.DecodeLimits.faults()...)
 }
 
 // defaulted answers l with the package's defaults in its zero fields.
@@ -78,5 +80,6 @@ func (l Limits) defaulted() Limits {
 		n := DefaultMaxRowErrors
 		l.MaxRowErrors = &n
 	}
+	l.DecodeLimits = l.DecodeLimits.defaulted()
 	return l
 }

@@ -63,8 +63,13 @@ type Options[In any] struct {
 	MaxRowErrors *int
 	// Batch is how many rows one Handle call receives. Default 500.
 	Batch int
-	// LimitsOf answers per-run overrides of PageBytes, MaxRecordBytes and
-	// MaxRowErrors (the CLI passes its flags through it). Nil: none.
+	// Decoding bounds what decoding a file may take: the inflation of a
+	// compressed file, a zstd window, a Parquet page's memory. Each zero
+	// field takes its default (see [DecodeLimits]).
+	Decoding DecodeLimits
+	// LimitsOf answers per-run overrides of PageBytes, MaxRecordBytes,
+	// MaxRowErrors and Decoding (the CLI passes its flags through it).
+	// Nil: none.
 	LimitsOf func(In) Limits
 	// Job are the job options (queue, tenant, retry, timeout...).
 	Job pipeline.JobOptions[In]
@@ -76,6 +81,7 @@ type Limits struct {
 	PageBytes      int64 `json:"pageBytes,omitempty"`
 	MaxRecordBytes int   `json:"maxRecordBytes,omitempty"`
 	MaxRowErrors   *int  `json:"maxRowErrors,omitempty"`
+	DecodeLimits
 }
 
 // Source is the file one run imports.

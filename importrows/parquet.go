@@ -15,15 +15,15 @@ type parquetFile struct {
 	f *pqread.File
 }
 
-func openParquet(ctx context.Context, b *blob.Bucket, key string, size int64) (*parquetFile, error) {
-	f, err := pqread.Open(b.ReaderAt(ctx, key, size), size)
+func openParquet(ctx context.Context, b *blob.Bucket, key string, size int64, lim pqread.Limits) (*parquetFile, error) {
+	f, err := pqread.OpenLimited(b.ReaderAt(ctx, key, size), size, lim)
 	if err != nil {
 		return nil, err
 	}
 	return &parquetFile{f: f}, nil
 }
 
-func (p *parquetFile) close() {}
+func (p *parquetFile) close() { p.f.Close() }
 
 func errParquetCompressed() error {
 	return errcode.New(errcode.CompressionInvalid, "import: a Parquet file is compressed inside; it cannot be gzip or zstd as a whole").
@@ -38,10 +38,11 @@ func (a *attempt[In]) parquetColumns(ctx context.Context, p *plan) ([]string, er
 	} else if c != blob.CompressionAuto && c != blob.CompressionNone {
 		return nil, errParquetCompressed()
 	}
-	pf, err := openParquet(ctx, a.bucket, a.src.Key, p.Size)
+	pf, err := openParquet(ctx, a.bucket, a.src.Key, p.Size, a.lim.parquet())
 	if err != nil {
 		return nil, err
 	}
+	defer pf.close()
 	if err := pf.f.Check(); err != nil {
 		return nil, err
 	}

@@ -62,7 +62,8 @@ func TableJob() *pipeline.Job[FileImport, Result] {
 }
 
 // Check refuses an input the import cannot run: a source or report URL
-// that does not parse, a hostile key, no table, a bad delimiter.
+// that does not parse, a hostile key, no table, a bad delimiter, a
+// decoding limit out of range.
 func (in FileImport) Check() error {
 	if _, _, err := blob.SplitURL(in.Source); err != nil {
 		return err

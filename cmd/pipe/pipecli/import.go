@@ -16,6 +16,7 @@ type importFlags struct {
 	key, columns                                           []string
 	maxRowErrors                                           int
 	pageBytes                                              int64
+	decode                                                 importrows.DecodeLimits
 	wait                                                   bool
 }
 
@@ -53,6 +54,11 @@ func (a *app) importCommand() *cobra.Command {
 	fl.StringVar(&f.errors, "errors", "", "URL prefix of the refused-rows report; default beside the source")
 	fl.IntVar(&f.maxRowErrors, "max-row-errors", importrows.DefaultMaxRowErrors, "refused rows tolerated before the run fails (0 allowed)")
 	fl.Int64Var(&f.pageBytes, "page-bytes", importrows.DefaultPageBytes, "bytes per page, the unit of a step and its checkpoint (65536 to 1073741824)")
+	fl.Int64Var(&f.decode.MaxRatio, "max-ratio", importrows.DefaultMaxRatio, "refuse a compressed file that inflates past this many times its size")
+	fl.Int64Var(&f.decode.MaxDecodedBytes, "max-decoded-bytes", 0, "refuse a compressed file that inflates past this many bytes (0: no limit)")
+	fl.Int64Var(&f.decode.MaxWindowBytes, "max-window-bytes", importrows.DefaultMaxWindowBytes, "refuse a zstd window (the decoder's memory) larger than this (at most 2 GiB)")
+	fl.Int64Var(&f.decode.MaxParquetPageBytes, "max-parquet-page-bytes", importrows.DefaultMaxParquetPageBytes, "refuse a Parquet page that needs more memory than this")
+	fl.Int64Var(&f.decode.MaxParquetMemory, "max-parquet-memory", importrows.DefaultMaxParquetMemory, "refuse a Parquet row group whose open pages need more memory than this")
 	fl.BoolVar(&f.wait, "wait", false, "run the import in this process and wait for it")
 	_ = c.MarkFlagRequired("into")
 	return c
@@ -74,7 +80,7 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 		Source: source, Schema: schema, Table: table, Key: f.key, Columns: f.columns,
 		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
 		Delimiter: f.delimiter, Errors: f.errors,
-		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre},
+		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
 	}
 	if f.maxRowErrors < 0 {
 		return in, usageError(c, "--max-row-errors is negative")

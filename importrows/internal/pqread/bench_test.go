@@ -24,9 +24,9 @@ type benchRow struct {
 }
 
 // benchFile writes n rows in row groups of 128Ki rows.
-func benchFile(b *testing.B, n int) []byte {
+func benchFile(b *testing.B, n int, opts ...parquet.WriterOption) []byte {
 	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[benchRow](&buf, parquet.MaxRowsPerRowGroup(128<<10))
+	w := parquet.NewGenericWriter[benchRow](&buf, append(opts, parquet.MaxRowsPerRowGroup(128<<10))...)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	batch := make([]benchRow, 0, 4096)
 	for i := range n {
@@ -47,10 +47,19 @@ func benchFile(b *testing.B, n int) []byte {
 }
 
 // BenchmarkReadRowGroups reads 1,000,000 rows of five columns (a UUID, a
-// UUID as a string, an int64, a string and a timestamp).
+// UUID as a string, an int64, a string and a timestamp), uncompressed.
 func BenchmarkReadRowGroups(b *testing.B) {
+	benchRead(b, benchFile(b, 1_000_000))
+}
+
+// BenchmarkReadRowGroupsZstd reads the same rows in zstd pages, each
+// decompressed twice: once into nothing by the guard, once by parquet-go.
+func BenchmarkReadRowGroupsZstd(b *testing.B) {
+	benchRead(b, benchFile(b, 1_000_000, parquet.Compression(&parquet.Zstd)))
+}
+
+func benchRead(b *testing.B, data []byte) {
 	const rows = 1_000_000
-	data := benchFile(b, rows)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		f := open(b, data)

@@ -18,9 +18,40 @@
 //
 // A row group is the importer's page: it checkpoints after each one. Rows
 // are read in batches of 256, so memory is bounded by a batch and the pages
-// it spans, never by the file (though a damaged page header can make
-// parquet-go allocate the page size it claims, up to 2 GiB, before the read
-// fails). A Value's Text is valid until the callback returns.
+// it spans, never by the file. A Value's Text is valid until the callback
+// returns.
+//
+// # Hostile files
+//
+// Nothing the file claims is allocated before it is checked ([Limits];
+// [OpenLimited]). parquet-go reads the file through a guard that serves it
+// only bytes already checked:
+//
+//   - The footer is read first and walked without decoding: its length
+//     must fit the file and the memory limit, and every list, map and
+//     binary in it must fit the bytes left (parquet-go's decoder makes a
+//     list the size its header claims: a 100-byte footer can claim 180 GB).
+//     Its column chunks must lie apart, between the header and the footer.
+//   - The pages the footer declares, in all, may inflate to MaxRatio times
+//     the file's size and to MaxDecodedBytes (X_DECOMPRESSED_TOO_LARGE).
+//   - Each page's header is walked, decoded and checked before parquet-go
+//     sees it: its body within its chunk, the chunk's pages within the
+//     footer's uncompressed size, the memory it needs (compressed and
+//     uncompressed bytes, and a few bytes per value: a run of a few bytes
+//     can hold a hundred million values) within MaxPageBytes, and the
+//     pages the row group holds open — one of each column, with its
+//     dictionary — within MaxMemory (X_PARQUET_TOO_LARGE).
+//   - Each page's body is then decompressed into nothing, to refuse one
+//     that inflates past its header's size (parquet-go's codecs grow their
+//     output to fit; its LZ4 codec doubles its buffer for ever on corrupt
+//     data) or a zstd window past MaxWindow (X_COMPRESSION_WINDOW_TOO_LARGE);
+//     snappy's size is read from its own header. This costs a second
+//     decompression of each page. The decoders' memory is bounded: zstd's
+//     window by the limit, gzip's 32 KiB, brotli's at most 16 MiB (its
+//     large-window extension is refused), LZ4's output one page.
+//
+// With the defaults a row group's reading holds at most 256 MiB of pages,
+// one page at most 32 MiB.
 //
 // # Values
 //
@@ -52,7 +83,8 @@
 //
 // Errors are [errcode.Error] values: X_IMPORT_HEADER_MISMATCH for a field
 // that is not flat (a nested group, a list of groups), X_IMPORT_RECORD_INVALID
-// for a file that is not Parquet or is corrupt. They name fields, row groups
-// and rows, never data. An error of the underlying reader (the object store)
-// is returned wrapped as it is, so that its retry classification holds.
+// (terminal) for a file that is not Parquet, is encrypted or is corrupt, and
+// the codes of the limits above. They name fields, row groups, pages and
+// rows, never data. An error of the underlying reader (the object store) is
+// returned wrapped as it is, so that its retry classification holds.
 package pqread

@@ -13,9 +13,11 @@ import (
 
 // File is an open Parquet file. Each ReadRowGroup call keeps its own
 // buffers, but a File is meant to be read by one goroutine at a time.
+// Close releases its decoders.
 type File struct {
 	pf       *parquet.File
 	src      *sourceReader
+	guard    *guard
 	names    []string
 	fields   []field
 	leaves   int
@@ -23,21 +25,37 @@ type File struct {
 	refusal  error   // the schema's refusal, answered by Check
 }
 
-// Open reads the footer of the Parquet file of size bytes in r. A file that
-// is not Parquet, or whose footer is corrupt, is X_IMPORT_RECORD_INVALID; an
-// error of r itself is returned wrapped.
-func Open(r io.ReaderAt, size int64) (f *File, err error) {
+// Open is [OpenLimited] with the default limits.
+func Open(r io.ReaderAt, size int64) (*File, error) {
+	return OpenLimited(r, size, Limits{})
+}
+
+// OpenLimited reads the footer of the Parquet file of size bytes in r,
+// whose reading lim bounds. A file that is not Parquet, or whose footer is
+// corrupt, is X_IMPORT_RECORD_INVALID; a footer past the memory limit
+// X_PARQUET_TOO_LARGE; pages that would inflate past the ratio or byte
+// limit, by the footer's sizes, X_DECOMPRESSED_TOO_LARGE. An error of r
+// itself is returned wrapped.
+func OpenLimited(r io.ReaderAt, size int64, lim Limits) (f *File, err error) {
 	src := &sourceReader{r: r, size: size}
+	g, err := newGuard(src, size, lim)
+	if err != nil {
+		return nil, err
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			f, err = nil, src.blame(corrupt(fmt.Errorf("panic: %v", p), "the footer"))
 		}
 	}()
-	pf, err := parquet.OpenFile(src, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := parquet.OpenFile(g, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true),
+		parquet.OptimisticRead(false))
 	if err != nil {
 		return nil, src.blame(corrupt(err, "the footer"))
 	}
-	f = &File{pf: pf, src: src}
+	if err := g.watch(pf); err != nil {
+		return nil, err
+	}
+	f = &File{pf: pf, src: src, guard: g}
 	f.layout()
 	return f, nil
 }
@@ -56,6 +74,9 @@ func (f *File) layout() {
 		next += rg.NumRows()
 	}
 }
+
+// Close releases the file's decoders; the reader is the caller's.
+func (f *File) Close() { f.guard.trial.close() }
 
 // Columns answers the top-level field names in schema order.
 func (f *File) Columns() []string { return f.names }
@@ -83,14 +104,17 @@ func corrupt(cause error, where string) *errcode.Error {
 }
 
 // sourceReader remembers the first error of the underlying reader, so that
-// a failure of the object store is not mistaken for a corrupt file. A read
-// outside the file is the file's fault (an offset in it is wrong) and is not
-// remembered.
+// a failure of the object store is not mistaken for a corrupt file, and
+// the first refusal of the guard, so that a page over a limit is reported
+// as such rather than as whatever parquet-go made of the failed read. A
+// read outside the file is the file's fault (an offset in it is wrong) and
+// is not remembered.
 type sourceReader struct {
-	r    io.ReaderAt
-	size int64
-	mu   sync.Mutex
-	err  error
+	r       io.ReaderAt
+	size    int64
+	mu      sync.Mutex
+	err     error
+	refused error
 }
 
 func (s *sourceReader) ReadAt(p []byte, off int64) (int, error) {
@@ -117,14 +141,28 @@ func (s *sourceReader) ReadAt(p []byte, off int64) (int, error) {
 
 var errOutside = errors.New("read outside the file")
 
-// blame answers the reader's first error, wrapped, if it has failed, and err
-// otherwise. The failure sticks: once the source has failed, a later error is
-// not trusted to mean a corrupt file.
+// refuse records the guard's refusal, if it is the first, and answers it.
+func (s *sourceReader) refuse(err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refused == nil && s.err == nil {
+		s.refused = err
+	}
+	return err
+}
+
+// blame answers the reader's first error, wrapped, if it has failed, the
+// guard's refusal if it refused, and err otherwise. Either sticks: once
+// the source has failed, a later error is not trusted to mean a corrupt
+// file.
 func (s *sourceReader) blame(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err == nil {
-		return err
+	switch {
+	case s.err != nil:
+		return fmt.Errorf("read parquet file: %w", s.err)
+	case s.refused != nil:
+		return s.refused
 	}
-	return fmt.Errorf("read parquet file: %w", s.err)
+	return err
 }

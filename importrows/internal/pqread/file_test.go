@@ -17,10 +17,17 @@ import (
 // numbered writes n rows of an int64 id and an optional string, a null
 // every third row, perGroup rows to a row group.
 func numbered(t testing.TB, n, perGroup int) []byte {
-	schema := parquet.NewSchema("t", parquet.Group{
-		"id":   parquet.Int(64),
-		"name": parquet.Optional(parquet.String()),
-	})
+	return encode(t, numberedSchema, numberedRows(n), parquet.MaxRowsPerRowGroup(int64(perGroup)))
+}
+
+var numberedSchema = parquet.NewSchema("t", parquet.Group{
+	"id":   parquet.Int(64),
+	"name": parquet.Optional(parquet.String()),
+})
+
+// numberedRows are n rows of numberedSchema: ids from 1, every third name
+// null.
+func numberedRows(n int) []parquet.Row {
 	rows := make([]parquet.Row, n)
 	for i := range rows {
 		name := null(0, 1)
@@ -29,7 +36,7 @@ func numbered(t testing.TB, n, perGroup int) []byte {
 		}
 		rows[i] = parquet.Row{lv(parquet.Int64Value(int64(i+1)), 0, 0, 0), name}
 	}
-	return encode(t, schema, rows, parquet.MaxRowsPerRowGroup(int64(perGroup)))
+	return rows
 }
 
 // Rows are numbered from 1 across row groups, in batches that span them.

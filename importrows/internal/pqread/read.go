@@ -35,6 +35,7 @@ func (f *File) ReadRowGroup(ctx context.Context, i int, fn func(row int64, vals 
 	if i < 0 || i >= len(f.firstRow) {
 		return errcode.New(errcode.Invariant, "parquet row group %d of %d", i, len(f.firstRow))
 	}
+	f.guard.begin()
 	rows, err := f.openRows(i)
 	if err != nil {
 		return err
