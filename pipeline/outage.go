@@ -8,9 +8,9 @@ import (
 	"github.com/pipekit/pipe/errcode"
 )
 
-// outage follows whether the database answers the worker's claims, so that
-// an outage is logged once when it begins and once when it ends, however
-// many passes fail in between.
+// outage follows whether the database answers the worker's claims and lease
+// renewals, so that an outage is logged once when it begins and once when it
+// ends, however many statements fail in between.
 type outage struct {
 	mu    sync.Mutex
 	since time.Time // zero while the database answers
@@ -23,12 +23,12 @@ func (o *outage) down() bool {
 	return !o.since.IsZero()
 }
 
-// observe takes one claim pass's error.
+// observe takes the error of one claim pass or one renewal.
 func (o *outage) observe(log *workerLog, err error, stopping bool) {
 	if stopping {
 		return
 	}
-	lost := err != nil && errcode.Unavailable(errcode.Postgres(context.Background(), err, "claim"))
+	lost := err != nil && errcode.Unavailable(errcode.Postgres(context.Background(), err, "database"))
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	switch {

@@ -46,6 +46,7 @@ func (w *Worker) renewHeld(ctx context.Context) error {
 	rctx, cancel := context.WithTimeout(ctx, w.cfg.Heartbeat)
 	defer cancel()
 	landed, err := w.store.renew(rctx, rows, w.cfg.Lease)
+	w.database.observe(w.log, err, ctx.Err() != nil)
 	now := time.Now()
 	if err != nil {
 		w.log.warn("jobs.heartbeat.failed", "runs", len(rows), "error", safeErr(err))
