@@ -37,6 +37,33 @@ func faultJob(name string) *pipeline.Job[faultIn, int] {
 		}, pipeline.JobOptions[faultIn]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond}})
 }
 
+// poolWith answers a pool on url, closed when the test ends, after running
+// ddl through it.
+func poolWith(t *testing.T, url, ddl string) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if _, err := pool.Exec(context.Background(), ddl); err != nil {
+		t.Fatal(err)
+	}
+	return pool
+}
+
+// enqueueFaultRuns enqueues n runs of job, one per effect id.
+func enqueueFaultRuns(t *testing.T, pool *pgxpool.Pool, job *pipeline.Job[faultIn, int], n int) {
+	t.Helper()
+	ins := make([]faultIn, n)
+	for i := range ins {
+		ins[i] = faultIn{ID: time.Duration(i).String()}
+	}
+	if _, err := job.EnqueueMany(context.Background(), pool, ins); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // terminator ends every other backend of the test database each interval,
 // as a failover or an operator's pg_terminate_backend would, until stopped;
 // it answers how many it ended.
@@ -76,23 +103,10 @@ func terminator(t *testing.T, url string, every time.Duration) (stop func() int6
 func TestTerminatedBackendsCostNoAttempts(t *testing.T) {
 	ctx := context.Background()
 	url := fixtures.DBURL(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if _, err := pool.Exec(ctx, `create table effects (id text primary key)`); err != nil {
-		t.Fatal(err)
-	}
+	pool := poolWith(t, url, `create table effects (id text primary key)`)
 	const runs = 300
 	job := faultJob("terminated")
-	ins := make([]faultIn, runs)
-	for i := range ins {
-		ins[i] = faultIn{ID: string(rune('a'+i%26)) + time.Duration(i).String()}
-	}
-	if _, err := job.EnqueueMany(ctx, pool, ins); err != nil {
-		t.Fatal(err)
-	}
+	enqueueFaultRuns(t, pool, job, runs)
 	stop := terminator(t, url, 100*time.Millisecond)
 	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 32}}, job)
 	check := bystander(t, url)
@@ -156,14 +170,7 @@ func settledRuns(t *testing.T, conn *pgx.Conn) int {
 func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 	ctx := context.Background()
 	url := fixtures.DBURL(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if _, err := pool.Exec(ctx, `create table batches (n int primary key)`); err != nil {
-		t.Fatal(err)
-	}
+	pool := poolWith(t, url, `create table batches (n int primary key)`)
 	const batches = 100
 	job := pipeline.MustJob("fenced-batches", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		var at tally

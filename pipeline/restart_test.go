@@ -35,24 +35,10 @@ func TestARestartAndAnOutageUnderLoadCostNothing(t *testing.T) {
 func restartUnderLoad(t *testing.T, lease, outage time.Duration) {
 	ctx := context.Background()
 	srv := fixtures.RestartableServer(t)
-	url := srv.DBURL(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if _, err := pool.Exec(ctx, `create table effects (id text primary key)`); err != nil {
-		t.Fatal(err)
-	}
+	pool := poolWith(t, srv.DBURL(t), `create table effects (id text primary key)`)
 	const runs = 400
 	job := faultJob("restarted")
-	ins := make([]faultIn, runs)
-	for i := range ins {
-		ins[i] = faultIn{ID: time.Duration(i).String()}
-	}
-	if _, err := job.EnqueueMany(ctx, pool, ins); err != nil {
-		t.Fatal(err)
-	}
+	enqueueFaultRuns(t, pool, job, runs)
 	logs := &logRecorder{}
 	// Slow bodies keep runs in flight when the faults land: past the lease,
 	// when there is one.

@@ -25,23 +25,7 @@ func TestConsumerOverATableWrittenOutOfOrder(t *testing.T) {
 	if _, err := pool.Exec(ctx, `create table effects (seq bigserial primary key, id bigint not null)`); err != nil {
 		t.Fatal(err)
 	}
-	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Poll: 2 * time.Millisecond})
-	c := consumer.MustNew(consumer.Options[pgtail.Row[event], int64]{
-		Name: "events",
-		Keys: func(context.Context, pgx.Tx) ([]string, error) { return []string{"all"}, nil },
-		Open: tail.Open,
-		Handle: func(ctx context.Context, tx pgx.Tx, _ string, rows []pgtail.Row[event]) (int64, error) {
-			for _, r := range rows {
-				if _, err := tx.Exec(ctx, `insert into effects (id) values ($1)`, r.ID); err != nil {
-					return 0, err
-				}
-			}
-			return pgtail.Cursor(rows), nil
-		},
-		Cursor: consumer.StoredCursor[int64](),
-		Lag:    tail.Lag,
-		Batch:  7,
-	})
+	c := effectsConsumer(pool, 7)
 	if _, err := c.Arm(ctx, pool); err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +65,28 @@ func TestConsumerOverATableWrittenOutOfOrder(t *testing.T) {
 // writeOutOfOrder runs writers goroutines of n transactions each, holding
 // each open a seeded random while; it answers the ids committed, and how
 // many of them committed after a larger id had.
+// effectsConsumer follows the events table as one key, inserting each row's
+// id into effects with the cursor, batch rows at a time.
+func effectsConsumer(pool *pgxpool.Pool, batch int) *consumer.Consumer[pgtail.Row[event], int64] {
+	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Poll: 2 * time.Millisecond})
+	return consumer.MustNew(consumer.Options[pgtail.Row[event], int64]{
+		Name: "events",
+		Keys: func(context.Context, pgx.Tx) ([]string, error) { return []string{"all"}, nil },
+		Open: tail.Open,
+		Handle: func(ctx context.Context, tx pgx.Tx, _ string, rows []pgtail.Row[event]) (int64, error) {
+			for _, r := range rows {
+				if _, err := tx.Exec(ctx, `insert into effects (id) values ($1)`, r.ID); err != nil {
+					return 0, err
+				}
+			}
+			return pgtail.Cursor(rows), nil
+		},
+		Cursor: consumer.StoredCursor[int64](),
+		Lag:    tail.Lag,
+		Batch:  batch,
+	})
+}
+
 func writeOutOfOrder(t *testing.T, pool *pgxpool.Pool, writers, n int) ([]int64, int) {
 	t.Helper()
 	var mu sync.Mutex

@@ -5,10 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
-	"github.com/pipekit/pipe/consumer"
-	"github.com/pipekit/pipe/consumer/pgtail"
 	"github.com/pipekit/pipe/fixtures"
 )
 
@@ -21,22 +17,7 @@ func TestATailConsumerRidesOutARestart(t *testing.T) {
 	if _, err := pool.Exec(ctx, eventsDDL+`; create table effects (seq bigserial primary key, id bigint not null unique)`); err != nil {
 		t.Fatal(err)
 	}
-	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Poll: 2 * time.Millisecond})
-	c := consumer.MustNew(consumer.Options[pgtail.Row[event], int64]{
-		Name: "events",
-		Keys: func(context.Context, pgx.Tx) ([]string, error) { return []string{"all"}, nil },
-		Open: tail.Open,
-		Handle: func(ctx context.Context, tx pgx.Tx, _ string, rows []pgtail.Row[event]) (int64, error) {
-			for _, r := range rows {
-				if _, err := tx.Exec(ctx, `insert into effects (id) values ($1)`, r.ID); err != nil {
-					return 0, err
-				}
-			}
-			return pgtail.Cursor(rows), nil
-		},
-		Cursor: consumer.StoredCursor[int64](),
-		Batch:  10,
-	})
+	c := effectsConsumer(pool, 10)
 	if _, err := c.Arm(ctx, pool); err != nil {
 		t.Fatal(err)
 	}
