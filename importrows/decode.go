@@ -93,7 +93,7 @@ func jsonCell(raw json.RawMessage) coerce.Cell {
 	case raw[0] == '"':
 		var s string
 		_ = json.Unmarshal(raw, &s) // valid: the object decoded
-		return coerce.Cell{Kind: coerce.String, Bytes: []byte(s)}
+		return coerce.Cell{Kind: coerce.String, Bytes: []byte(s), Raw: raw}
 	case string(raw) == "true" || string(raw) == "false":
 		return coerce.Cell{Kind: coerce.Bool, Bool: raw[0] == 't'}
 	case raw[0] == '{' || raw[0] == '[':

@@ -21,11 +21,15 @@ const (
 )
 
 // A Cell is one input value before coercion. Bytes holds the value of a
-// String, Number or JSON cell; coercion never retains it.
+// String, Number or JSON cell; coercion never retains it. Raw holds, for a
+// String cell read from a JSON document, the string as it stood there —
+// quotes and escapes included — which is what a json or jsonb column takes:
+// a JSON string stays a JSON string.
 type Cell struct {
 	Kind  Kind
 	Bytes []byte
 	Bool  bool
+	Raw   []byte
 }
 
 // IsNull reports whether c coerces to NULL for t: a Null cell always does,

@@ -7,16 +7,19 @@ import (
 )
 
 // jsonOf answers the JSON text of c for a json or jsonb column: a String
-// cell's text, trimmed, must be a JSON document; a JSON or Number cell is
-// its text; a Bool cell is true or false. jsonb further refuses what its
+// cell read from JSON is the JSON string it was; any other String cell's
+// text, trimmed, must be a JSON document (a CSV field, as COPY reads it); a
+// JSON or Number cell is its text; a Bool cell is true or false. jsonb further refuses what its
 // input refuses: \u0000, a lone surrogate escape, and numbers numeric
 // cannot hold.
 func (t Type) jsonOf(c Cell) ([]byte, bool) {
 	var b []byte
-	switch c.Kind {
-	case String, JSON, Number:
+	switch {
+	case c.Kind == String && c.Raw != nil:
+		b = c.Raw
+	case c.Kind == String || c.Kind == JSON || c.Kind == Number:
 		b = trimSpace(c.Bytes)
-	case Bool:
+	case c.Kind == Bool:
 		return boolText(c.Bool), true
 	default:
 		return nil, false
