@@ -41,7 +41,10 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			return err
 		}
-		w, err := pipeline.NewWorker(big, pipeline.WorkerConfig{Registry: reg, Lease: fixtures.ChildLease, MaxInFlight: 2,
+		// A lease of two seconds, not the kit's half second: on a loaded
+		// machine a live runner's half-second lease lapses, and the test
+		// holds that only the killed batches are ever handed over twice.
+		w, err := pipeline.NewWorker(big, pipeline.WorkerConfig{Registry: reg, Lease: 2 * time.Second, MaxInFlight: 2,
 			PollInterval: 10 * time.Millisecond, IdlePollMax: 50 * time.Millisecond, BusyDelay: 20 * time.Millisecond,
 			Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {

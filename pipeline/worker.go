@@ -55,8 +55,9 @@ type Worker struct {
 	claimInDoubt atomic.Bool
 
 	// fencedTxOptions begin a FencedTx: the server ends one left idle for a
-	// whole lease, so a runner cut off from the database mid-batch cannot
-	// hold its locks against the runner that replaces it.
+	// whole lease (at least fencedIdleFloor), so a runner cut off from the
+	// database mid-batch cannot hold its locks against the runner that
+	// replaces it.
 	fencedTxOptions pgx.TxOptions
 
 	// holds is the budget of connections bodies hold beyond their steps
@@ -107,7 +108,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	}
 	w.idleMax.Store(int64(cfg.IdlePollMax))
 	w.holds = make(chan struct{}, pool.Config().MaxConns/2)
-	w.fencedTxOptions = pgx.TxOptions{BeginQuery: fmt.Sprintf("begin; set local idle_in_transaction_session_timeout = %d", cfg.Lease.Milliseconds())}
+	w.fencedTxOptions = pgx.TxOptions{BeginQuery: fmt.Sprintf("begin; set local idle_in_transaction_session_timeout = %d", fencedIdleLimit(cfg.Lease).Milliseconds())}
 	return w, nil
 }
 
@@ -255,3 +256,10 @@ func (w *Worker) heldRuns() []*heldRun {
 	}
 	return out
 }
+
+// fencedIdleFloor is the least a fenced transaction may sit idle before the
+// server ends it: a short lease (a test's) must not cut off a live batch
+// that a busy machine paused.
+const fencedIdleFloor = 5 * time.Second
+
+func fencedIdleLimit(lease time.Duration) time.Duration { return max(lease, fencedIdleFloor) }
