@@ -34,7 +34,7 @@ func New[T, C any](o Options[T, C]) (*Consumer[T, C], error) {
 	if c.run, err = pipeline.NewJob(o.Name, runKey(o.Name), c.body, jo); err != nil {
 		return nil, err
 	}
-	armOpts := pipeline.JobOptions[ArmInput]{Queue: o.ArmQueue}
+	armOpts := pipeline.JobOptions[ArmInput, ArmResult]{Queue: o.ArmQueue}
 	if c.arm, err = pipeline.NewJob(o.Name+".arm", func(ArmInput) string { return "arm" }, c.armBody, armOpts); err != nil {
 		return nil, err
 	}

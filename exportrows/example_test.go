@@ -32,7 +32,7 @@ func Example() {
 		},
 		Format: exportrows.Parquet,
 		Sealed: []string{"card_token"},
-		Job:    pipeline.JobOptions[OrgExport]{Tenant: func(in OrgExport) string { return in.OrgID }},
+		Job:    pipeline.JobOptions[OrgExport, exportrows.Result]{Tenant: func(in OrgExport) string { return in.OrgID }},
 	})
 	run := func(ctx context.Context, pool *pgxpool.Pool) {
 		tx, err := pool.Begin(ctx)

@@ -46,7 +46,7 @@ func options() exportrows.Options[exportIn] {
 		SettingsOf: func(in exportIn) exportrows.Settings {
 			return exportrows.Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 		},
-		Job: pipeline.JobOptions[exportIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job: pipeline.JobOptions[exportIn, exportrows.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	}
 }
 

@@ -55,7 +55,7 @@ type Options[In any] struct {
 	// and RowGroupRows (the CLI passes its flags through it). Nil: none.
 	SettingsOf func(In) Settings
 	// Job are the job options (queue, tenant, retry, timeout...).
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, Result]
 }
 
 // Settings override the declared output settings for one run; a zero field

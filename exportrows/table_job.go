@@ -57,7 +57,7 @@ func TableJob() *pipeline.Job[TableExport, Result] {
 		SettingsOf: func(in TableExport) Settings {
 			return Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 		},
-		Job: pipeline.JobOptions[TableExport]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
+		Job: pipeline.JobOptions[TableExport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
 	})
 }
 

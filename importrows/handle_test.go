@@ -38,7 +38,7 @@ func handleJob(pool *pgxpool.Pool, seen *batches) *pipeline.Job[fileIn, importro
 			}
 			return nil
 		},
-		Job: pipeline.JobOptions[fileIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job: pipeline.JobOptions[fileIn, importrows.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	})
 }
 

@@ -62,7 +62,7 @@ func tableOptions(table string, key ...string) importrows.Options[fileIn] {
 		Source: func(in fileIn) importrows.Source { return importrows.Source{Bucket: in.Bucket, Key: in.Key} },
 		Into:   func(fileIn) importrows.Table { return importrows.Table{Name: table, Key: key} },
 		Errors: func(in fileIn) importrows.Sink { return importrows.Sink{Bucket: in.Bucket, Prefix: "errors"} },
-		Job:    pipeline.JobOptions[fileIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:    pipeline.JobOptions[fileIn, importrows.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	}
 }
 

@@ -72,7 +72,7 @@ type Options[In any] struct {
 	// Nil: none.
 	LimitsOf func(In) Limits
 	// Job are the job options (queue, tenant, retry, timeout...).
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, Result]
 }
 
 // Limits override the declared limits for one run; a zero field (nil for

@@ -57,7 +57,7 @@ func TableJob() *pipeline.Job[FileImport, Result] {
 		ColumnsOf: func(in FileImport) []string {
 			return in.Columns
 		},
-		Job: pipeline.JobOptions[FileImport]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
+		Job: pipeline.JobOptions[FileImport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
 	})
 }
 

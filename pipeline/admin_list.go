@@ -17,8 +17,10 @@ const MaxJobPage = 200
 // ListFilter selects and pages jobs, newest first. After is the Next cursor of
 // the previous page; Before is the Prev cursor of the next one.
 type ListFilter struct {
-	Queue, Name, State, Tenant, IDPrefix string
-	CreatedFrom, CreatedTo               time.Time
+	Queue, Name            string
+	State                  State
+	Tenant, IDPrefix       string
+	CreatedFrom, CreatedTo time.Time
 	// Limit is the page size, 1 to 200. Default 50.
 	Limit         int
 	After, Before string
@@ -50,8 +52,8 @@ func (f ListFilter) validate() (ListFilter, *uuid.UUID, bool, error) {
 	if f.After != "" && f.Before != "" {
 		return f, nil, false, errcode.New(errcode.Invariant, "list: After and Before together").WithFix("pass one cursor")
 	}
-	if f.State != "" && !slices.Contains(AllStates, f.State) {
-		return f, nil, false, pageInvalid("the state is not one of " + strings.Join(AllStates, ", "))
+	if f.State != "" && !f.State.Valid() {
+		return f, nil, false, pageInvalid("the state is not one of " + stateNames())
 	}
 	if f.IDPrefix != "" && !idPrefixPattern.MatchString(f.IDPrefix) {
 		return f, nil, false, pageInvalid("the id prefix is not lowercase hex")

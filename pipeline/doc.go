@@ -14,7 +14,7 @@
 //	var onboard = pipeline.MustJob("onboard-org",
 //		func(in Onboard) string { return "onboard:" + in.OrgID },
 //		func(ctx context.Context, run *pipeline.Run[Onboard]) (Summary, error) { ... },
-//		pipeline.JobOptions[Onboard]{Retry: &pipeline.Retry{Attempts: 5}})
+//		pipeline.JobOptions[Onboard, Summary]{Retry: &pipeline.Retry{Attempts: 5}})
 //
 //	res, err := onboard.Enqueue(ctx, tx, Onboard{OrgID: id}) // commits with tx
 //
@@ -64,10 +64,11 @@
 //
 // # Compensation
 //
-// A job declaring Compensates registers [Compensate] on its steps. When the
-// run fails for good the compensators run last-in first-out after a durable
-// "unwinding" marker; a crash or a failing compensator is resumed within
-// [UnwindMargin] extra attempts.
+// A job declaring Compensates runs the steps it may have to undo with
+// [StepWithCompensation], whose compensator takes the step's own result
+// type. When the run fails for good the compensators run last-in first-out
+// after a durable "unwinding" marker; a crash or a failing compensator is
+// resumed within [UnwindMargin] extra attempts.
 //
 // # Coordination
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/options"
 )
 
 // MaxEnqueueBatch is the most inputs one EnqueueMany call takes.
@@ -47,9 +48,12 @@ type EnqueueResult struct {
 // commits or rolls back with it: rolled back, the job never existed. While a
 // live row (ready, delayed, running, suspended) holds the same name, tenant
 // and key, the enqueue answers that row with Deduped set; the first payload
-// wins.
+// wins. It takes at most one EnqueueOptions; a second is X_INVARIANT.
 func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...EnqueueOptions) (EnqueueResult, error) {
-	o := firstOptions(opts)
+	o, err := options.One("job "+j.spec.name+": enqueue", opts)
+	if err != nil {
+		return EnqueueResult{}, err
+	}
 	if o.RunID != "" && !validRunID(o.RunID) {
 		return EnqueueResult{}, errcode.New(errcode.IDInvalid, "job %s: the run id is not a lowercase UUID", j.spec.name).
 			WithFix("pass a lowercase UUID such as 0190c6f0-7a36-7cc1-a3f2-5e0c2b7d9a11, or leave RunID empty")
@@ -65,9 +69,12 @@ func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...Enqueu
 // and answers one result per input, in input order. Two inputs sharing a key
 // are one job: the second is Deduped. Every refusal comes before the first
 // write. Through a transaction the batch commits or vanishes whole; through a
-// pool it is atomic per 1,000.
+// pool it is atomic per 1,000. It takes at most one EnqueueOptions.
 func (j *Job[In, Out]) EnqueueMany(ctx context.Context, db DB, ins []In, opts ...EnqueueOptions) ([]EnqueueResult, error) {
-	o := firstOptions(opts)
+	o, err := options.One("job "+j.spec.name+": enqueue many", opts)
+	if err != nil {
+		return nil, err
+	}
 	if len(ins) > MaxEnqueueBatch {
 		return nil, errcode.New(errcode.JobEnqueueBatchTooLarge, "job %s: %d inputs is more than %d", j.spec.name, len(ins), MaxEnqueueBatch).
 			WithFix("split the inputs into batches of at most 10,000")
@@ -77,13 +84,6 @@ func (j *Job[In, Out]) EnqueueMany(ctx context.Context, db DB, ins []In, opts ..
 			WithFix("enqueue one by one to name each run")
 	}
 	return j.enqueue(ctx, db, ins, o)
-}
-
-func firstOptions(opts []EnqueueOptions) EnqueueOptions {
-	if len(opts) == 0 {
-		return EnqueueOptions{}
-	}
-	return opts[0]
 }
 
 var runIDPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)

@@ -149,7 +149,7 @@ func TestFireWritesTheRowEnqueueWrites(t *testing.T) {
 	pool := fixtures.DB(t)
 	job, err := pipeline.NewJob("sync-account", func(in account) string { return in.Org + "@" + in.At.Format(time.RFC3339) },
 		func(context.Context, *pipeline.Run[account]) (struct{}, error) { return struct{}{}, nil },
-		pipeline.JobOptions[account]{
+		pipeline.JobOptions[account, struct{}]{
 			Queue:       "accounts",
 			Tenant:      func(in account) string { return in.Org },
 			Retry:       &pipeline.Retry{Attempts: 7},

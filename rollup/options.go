@@ -49,7 +49,7 @@ type Options[In any] struct {
 	RunKey func(In) string
 	// Job are the job options (queue, tenant, retry, timeout...). A Verify
 	// given here runs after the rollup's own.
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, Result]
 }
 
 // Bucket is how rows are bucketed: a unit read in an IANA zone, and the

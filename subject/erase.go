@@ -42,7 +42,7 @@ type EraseOptions[In any] struct {
 	PageRows int
 	// Job are the job options (queue, tenant, retry, timeout...). Verify,
 	// when set, runs after the declaration's own check.
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, EraseResult]
 }
 
 // EraseResult is what an erase run answers: per table, how many of the

@@ -41,7 +41,7 @@ type ExportOptions[In any] struct {
 	PageRows int
 	// Job are the job options. Verify, when set, runs after the
 	// declaration's own check.
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, ExportResult]
 }
 
 // ExportResult is what an export run answers.

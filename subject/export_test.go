@@ -30,7 +30,7 @@ func exportJob(d subject.Declaration, pageRows int) *pipeline.Job[exportIn, subj
 		Sink:     func(in exportIn) exportrows.Sink { return exportrows.Sink{Bucket: in.Bucket, Prefix: "people"} },
 		FormatOf: func(in exportIn) exportrows.Format { return in.Format },
 		PageRows: pageRows,
-		Job:      pipeline.JobOptions[exportIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:      pipeline.JobOptions[exportIn, subject.ExportResult]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	})
 }
 

@@ -71,7 +71,7 @@ func RefreshJob() *pipeline.Job[Target, Result] {
 		return t.View
 	}
 	return pipeline.MustJob(RefreshJobName, key, body,
-		pipeline.JobOptions[Target]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 3}})
+		pipeline.JobOptions[Target, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 3}})
 }
 
 // refreshStep refreshes the view in one step whose completion commits with
