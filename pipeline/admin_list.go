@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/pipekit/pipe/errcode"
 )
 
@@ -82,11 +83,14 @@ func (a *Admin) List(ctx context.Context, f ListFilter) (Page, error) {
 	if !f.CreatedTo.IsZero() {
 		to = &f.CreatedTo
 	}
-	sql := sqlListForward
+	sql, cursorArg := sqlListForward, "after"
 	if backward {
-		sql = sqlListBackward
+		sql, cursorArg = sqlListBackward, "before"
 	}
-	rows, err := a.db.Query(ctx, sql, f.Queue, f.Name, f.State, f.Tenant, f.IDPrefix, from, to, cursor, f.Limit+1)
+	rows, err := a.db.Query(ctx, sql, pgx.NamedArgs{
+		"queue": f.Queue, "name": f.Name, "state": string(f.State), "tenant": f.Tenant, "id_prefix": f.IDPrefix,
+		"created_from": from, "created_to": to, cursorArg: cursor, "limit": f.Limit + 1,
+	})
 	if err != nil {
 		return Page{}, adminErr("list", err)
 	}

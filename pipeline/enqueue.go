@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/options"
@@ -159,12 +160,7 @@ func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOp
 }
 
 func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo, hi int, o EnqueueOptions, wake bool, out []EnqueueResult) error {
-	var runAt *time.Time
-	if !o.RunAt.IsZero() {
-		runAt = &o.RunAt
-	}
-	args := []any{binaryIDs(r.ids[lo:hi]), binaryIDs(r.runIDs[lo:hi]), r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
-		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi], wake, traceParent(ctx)}
+	args := j.chunkArgs(ctx, r, lo, hi, o, wake)
 	if r.freshChunkOf(db, lo, hi) && j.fresh.open() {
 		ok, err := j.insertFresh(ctx, db, args, lo, hi, r, out)
 		if ok || err != nil {
@@ -172,7 +168,7 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		}
 		j.fresh.refused()
 	}
-	rows, err := db.Query(ctx, sqlEnqueue, args...)
+	rows, err := db.Query(ctx, sqlEnqueue, args)
 	if err != nil {
 		return enqueueErr(ctx, j.spec.name, err)
 	}
@@ -200,6 +196,29 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		return nil
 	}
 	return j.resolveDeduped(ctx, db, r, missing, out)
+}
+
+// chunkArgs are the enqueue statement's parameters for inputs lo..hi.
+func (j *Job[In, Out]) chunkArgs(ctx context.Context, r *enqueueRows, lo, hi int, o EnqueueOptions, wake bool) pgx.NamedArgs {
+	var runAt *time.Time
+	if !o.RunAt.IsZero() {
+		runAt = &o.RunAt
+	}
+	return pgx.NamedArgs{
+		"ids":              binaryIDs(r.ids[lo:hi]),
+		"run_ids":          binaryIDs(r.runIDs[lo:hi]),
+		"tenants":          r.tenants[lo:hi],
+		"keys":             r.keys[lo:hi],
+		"inputs":           r.inputs[lo:hi],
+		"concurrency_keys": r.ckeys[lo:hi],
+		"name":             j.spec.name,
+		"queue":            j.spec.queue,
+		"max_attempts":     j.spec.maxAttempts(),
+		"run_at":           runAt,
+		"delay":            o.Delay,
+		"wake":             wake,
+		"trace_parent":     traceParent(ctx),
+	}
 }
 
 // resolveDeduped answers the live rows that held the keys of inputs the insert

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"embed"
-	"strings"
 
 	"github.com/pipekit/pipe/internal/sqlfile"
 )
@@ -16,9 +15,10 @@ var queryFiles embed.FS
 var mustQuery = sqlfile.Reader(queryFiles, "pipeline")
 
 var (
-	sqlEnqueue    = mustQuery("enqueue")
-	sqlLiveByKeys = mustQuery("live_by_keys")
-	sqlNotify     = mustQuery("notify")
+	sqlEnqueue      = mustQuery("enqueue")
+	sqlEnqueueFresh = mustQuery("enqueue_fresh") // enqueue without ON CONFLICT: see enqueue_fresh.go
+	sqlLiveByKeys   = mustQuery("live_by_keys")
+	sqlNotify       = mustQuery("notify")
 )
 
 var (
@@ -33,8 +33,8 @@ var (
 )
 
 var (
-	sqlListForward  = strings.NewReplacer("CMP", "<", "DIR", "desc").Replace(mustQuery("list"))
-	sqlListBackward = strings.NewReplacer("CMP", ">", "DIR", "asc").Replace(mustQuery("list"))
+	sqlListForward  = mustQuery("list_forward")
+	sqlListBackward = mustQuery("list_backward")
 )
 
 var sqlShow = mustQuery("show")
