@@ -20,6 +20,12 @@ type Consumer[T, C any] struct {
 
 // New declares a consumer. Every fault of the declaration is named in one
 // X_CONSUMER_INVALID.
+//
+// A consumer takes no idempotency key function: its keys are intrinsic. A
+// run's input is its key from Keys, and all a run does is follow that key,
+// so the run's idempotency key is the key itself (consumer:<name>:<key>,
+// one live run per key); the arm job's input is empty, so its key is the
+// constant "arm" (one arm live at a time).
 func New[T, C any](o Options[T, C]) (*Consumer[T, C], error) {
 	o, err := o.withDefaults()
 	if err != nil {

@@ -48,9 +48,8 @@ type TableExport struct {
 // enqueues and `pipe worker` runs: each run exports the table its input
 // names to the prefix it names.
 func TableJob() *pipeline.Job[TableExport, Result] {
-	return MustNew(Options[TableExport]{
+	return MustNew(TableExport.key, Options[TableExport]{
 		Name:   TableJobName,
-		Key:    TableExport.key,
 		Check:  TableExport.Check,
 		Source: TableExport.source,
 		Sink:   TableExport.sink,

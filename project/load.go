@@ -159,7 +159,7 @@ func declareRollup(r Rollup) (*Declaration, error) {
 	for i, a := range r.Source.Aggregates {
 		aggs[i] = rollup.Aggregate{Func: rollup.Func(a.Func), Column: a.Column, Into: a.Into}
 	}
-	job, err := rollup.New(rollup.Options[rollup.Request]{
+	job, err := rollup.New(rollup.WindowKey, rollup.Options[rollup.Request]{
 		Name: r.Name, Into: r.Into, Key: r.Key, Lookback: lookback,
 		Bucket: rollup.Bucket{Unit: rollup.Unit(r.Bucket.Unit), Zone: r.Bucket.Zone, Column: r.Bucket.Column},
 		Source: &rollup.Source{Table: r.Source.Table, Time: r.Source.Time, GroupBy: r.Source.GroupBy, Aggregates: aggs, Where: r.Source.Where},

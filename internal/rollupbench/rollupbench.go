@@ -181,7 +181,7 @@ func newBench(pool *pgxpool.Pool, o Options, rows int64) (*bench, error) {
 		Job: pipeline.JobOptions[rollup.Request, rollup.Result]{Queue: jobPrefix + "queue", Retry: &pipeline.Retry{Attempts: 1}},
 	}
 	var err error
-	b.job, err = rollup.New(b.opts)
+	b.job, err = rollup.New(rollup.WindowKey, b.opts)
 	return b, err
 }
 
