@@ -19,7 +19,10 @@
 //	res, err := onboard.Enqueue(ctx, tx, Onboard{OrgID: id}) // commits with tx
 //
 // While a live row (ready, delayed, running, suspended) holds the same name,
-// tenant and key, an enqueue answers that row with Deduped set.
+// tenant and key, an enqueue answers that row with Deduped set. Every row
+// is written by that one enqueue, a task's fire included. An optional
+// options struct is a variadic last argument throughout the package; a
+// second one is refused, never dropped.
 //
 // # The journal
 //
@@ -87,8 +90,17 @@
 //
 // [Admin] lists, shows, requeues, cancels, promotes and removes runs (one or
 // a bounded many), pauses queues and tasks, and reads workers and counters;
+// a run's [State] is typed. JobOptions.OnSettled, declared with the job,
+// hears how each run ended, with the body's typed result.
 // [Maintain] (or [MaintenanceJob] with [MaintenanceTask]) purges finished
 // runs past their retention. Workers log stable event names (jobs.*), count
 // outcomes per queue ([Worker.Outcomes], served by package pipemetrics) and
 // make an OpenTelemetry span per run and per step.
+//
+// # Migrations
+//
+// [Migrate] applies the embedded migrations of the pipe schema and records
+// each one's checksum; a released migration is frozen, and a database whose
+// applied migration differs from the shipped file is refused with
+// X_MIGRATION_CHANGED naming the version.
 package pipeline
