@@ -87,10 +87,10 @@ func (a *Admin) List(ctx context.Context, f ListFilter) (Page, error) {
 	if backward {
 		sql, cursorArg = sqlListBackward, "before"
 	}
-	rows, err := a.db.Query(ctx, sql, pgx.NamedArgs{
+	rows, err := a.db.Query(ctx, sql.SQL, sql.Args(pgx.NamedArgs{
 		"queue": f.Queue, "name": f.Name, "state": string(f.State), "tenant": f.Tenant, "id_prefix": f.IDPrefix,
 		"created_from": from, "created_to": to, cursorArg: cursor, "limit": f.Limit + 1,
-	})
+	})...)
 	if err != nil {
 		return Page{}, adminErr("list", err)
 	}

@@ -59,7 +59,7 @@ func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...Enqueu
 		return EnqueueResult{}, errcode.New(errcode.IDInvalid, "job %s: the run id is not a lowercase UUID", j.spec.name).
 			WithFix("pass a lowercase UUID such as 0190c6f0-7a36-7cc1-a3f2-5e0c2b7d9a11, or leave RunID empty")
 	}
-	res, err := j.enqueue(ctx, db, []In{in}, o)
+	res, err := j.enqueue(ctx, db, []In{in}, o, wakeAllowed)
 	if err != nil {
 		return EnqueueResult{}, err
 	}
@@ -84,7 +84,7 @@ func (j *Job[In, Out]) EnqueueMany(ctx context.Context, db DB, ins []In, opts ..
 		return nil, errcode.New(errcode.Invariant, "job %s: EnqueueMany takes no RunID", j.spec.name).
 			WithFix("enqueue one by one to name each run")
 	}
-	return j.enqueue(ctx, db, ins, o)
+	return j.enqueue(ctx, db, ins, o, wakeAllowed)
 }
 
 var runIDPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
@@ -142,7 +142,16 @@ func (j *Job[In, Out]) prepare(ins []In, o EnqueueOptions) (*enqueueRows, error)
 	return r, nil
 }
 
-func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOptions) ([]EnqueueResult, error) {
+// wakePolicy answers whether an enqueue into queue through db notifies idle
+// workers now: wakeAllowed (the throttle) for Enqueue and EnqueueMany,
+// alwaysWake for a task's fire.
+type wakePolicy func(db DB, queue string, now time.Time) bool
+
+// alwaysWake notifies at every call.
+func alwaysWake(DB, string, time.Time) bool { return true }
+
+// enqueue is the one path every row of pipe.jobs is written by.
+func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOptions, wakes wakePolicy) ([]EnqueueResult, error) {
 	rows, err := j.prepare(ins, o)
 	if err != nil {
 		return nil, err
@@ -151,7 +160,7 @@ func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOp
 	for lo := 0; lo < len(ins); lo += enqueueChunk {
 		hi := min(lo+enqueueChunk, len(ins))
 		// The last chunk carries the wake, in its own statement.
-		wake := hi == len(ins) && wakeAllowed(db, j.spec.queue, time.Now())
+		wake := hi == len(ins) && wakes(db, j.spec.queue, time.Now())
 		if err := j.writeChunk(ctx, db, rows, lo, hi, o, wake, out); err != nil {
 			return nil, err
 		}
@@ -168,7 +177,7 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		}
 		j.fresh.refused()
 	}
-	rows, err := db.Query(ctx, sqlEnqueue, args)
+	rows, err := db.Query(ctx, sqlEnqueue.SQL, sqlEnqueue.Args(args)...)
 	if err != nil {
 		return enqueueErr(ctx, j.spec.name, err)
 	}

@@ -85,7 +85,7 @@ func (j *Job[In, Out]) insertFresh(ctx context.Context, db DB, args pgx.NamedArg
 	if inTransaction(db) {
 		n, err = freshInSavepoint(ctx, db, args)
 	} else {
-		n, err = countRows(db.Query(ctx, sqlEnqueueFresh, args))
+		n, err = countRows(db.Query(ctx, sqlEnqueueFresh.SQL, sqlEnqueueFresh.Args(args)...))
 	}
 	if isLiveKeyConflict(err) {
 		return false, nil
@@ -114,7 +114,7 @@ func freshInSavepoint(ctx context.Context, db DB, args pgx.NamedArgs) (int, erro
 	}
 	b := &pgx.Batch{}
 	b.Queue("savepoint pipe_enqueue")
-	b.Queue(sqlEnqueueFresh, args)
+	b.Queue(sqlEnqueueFresh.SQL, sqlEnqueueFresh.Args(args)...)
 	b.Queue("release savepoint pipe_enqueue")
 	br := sender.SendBatch(ctx, b)
 	n, err := freshBatch(br)

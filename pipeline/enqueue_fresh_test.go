@@ -10,7 +10,7 @@ import (
 // enqueue it stands in for: the same statement, but for the live-key ON
 // CONFLICT clause.
 func TestTheFreshEnqueueIsTheEnqueueWithoutItsConflictClause(t *testing.T) {
-	plain, fresh := sqlLines(sqlEnqueue), sqlLines(sqlEnqueueFresh)
+	plain, fresh := sqlLines(sqlEnqueue.SQL), sqlLines(sqlEnqueueFresh.SQL)
 	conflict := slices.IndexFunc(plain, func(l string) bool { return strings.HasPrefix(l, "on conflict (name, tenant, idem_key)") })
 	if conflict < 0 {
 		t.Fatal("enqueue.sql has no live-key ON CONFLICT clause")

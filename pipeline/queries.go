@@ -7,7 +7,9 @@ import (
 )
 
 // The statements the core runs live in queries/*.sql, one statement a file,
-// so they can be read (and EXPLAINed) as SQL.
+// so they can be read (and EXPLAINed) as SQL. A statement with more than six
+// parameters names them (@ids), rewritten to positional ones once, at start
+// (sqlfile.NewNamed).
 //
 //go:embed queries/*.sql
 var queryFiles embed.FS
@@ -15,8 +17,8 @@ var queryFiles embed.FS
 var mustQuery = sqlfile.Reader(queryFiles, "pipeline")
 
 var (
-	sqlEnqueue      = mustQuery("enqueue")
-	sqlEnqueueFresh = mustQuery("enqueue_fresh") // enqueue without ON CONFLICT: see enqueue_fresh.go
+	sqlEnqueue      = sqlfile.NewNamed(mustQuery("enqueue"))
+	sqlEnqueueFresh = sqlfile.NewNamed(mustQuery("enqueue_fresh")) // enqueue without ON CONFLICT: see enqueue_fresh.go
 	sqlLiveByKeys   = mustQuery("live_by_keys")
 	sqlNotify       = mustQuery("notify")
 )
@@ -33,8 +35,8 @@ var (
 )
 
 var (
-	sqlListForward  = mustQuery("list_forward")
-	sqlListBackward = mustQuery("list_backward")
+	sqlListForward  = sqlfile.NewNamed(mustQuery("list_forward"))
+	sqlListBackward = sqlfile.NewNamed(mustQuery("list_backward"))
 )
 
 var sqlShow = mustQuery("show")
@@ -46,7 +48,7 @@ var (
 )
 
 var (
-	sqlSuspend      = mustQuery("suspend")
+	sqlSuspend      = sqlfile.NewNamed(mustQuery("suspend"))
 	sqlPublishEvent = mustQuery("publish_event")
 	sqlFindEvent    = mustQuery("find_event")
 )

@@ -38,7 +38,9 @@ func Entry[In, Out any](job *Job[In, Out], input func(Occurrence) In) TaskEntry 
 		return TaskEntry{}
 	}
 	return TaskEntry{enqueue: func(ctx context.Context, tx pgx.Tx, o Occurrence) (bool, error) {
-		res, err := job.enqueue(ctx, tx, []In{input(o)}, EnqueueOptions{})
+		// A fire is rare and its run is due now: it wakes the queue
+		// whatever the enqueue throttle says.
+		res, err := job.enqueue(ctx, tx, []In{input(o)}, EnqueueOptions{}, alwaysWake)
 		if err != nil {
 			return false, err
 		}
