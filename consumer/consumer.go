@@ -20,6 +20,12 @@ type Consumer[T, C any] struct {
 
 // New declares a consumer. Every fault of the declaration is named in one
 // X_CONSUMER_INVALID.
+//
+// A consumer takes no idempotency key function: its keys are intrinsic. A
+// run's input is its key from Keys, and all a run does is follow that key,
+// so the run's idempotency key is the key itself (consumer:<name>:<key>,
+// one live run per key); the arm job's input is empty, so its key is the
+// constant "arm" (one arm live at a time).
 func New[T, C any](o Options[T, C]) (*Consumer[T, C], error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -34,7 +40,7 @@ func New[T, C any](o Options[T, C]) (*Consumer[T, C], error) {
 	if c.run, err = pipeline.NewJob(o.Name, runKey(o.Name), c.body, jo); err != nil {
 		return nil, err
 	}
-	armOpts := pipeline.JobOptions[ArmInput]{Queue: o.ArmQueue}
+	armOpts := pipeline.JobOptions[ArmInput, ArmResult]{Queue: o.ArmQueue}
 	if c.arm, err = pipeline.NewJob(o.Name+".arm", func(ArmInput) string { return "arm" }, c.armBody, armOpts); err != nil {
 		return nil, err
 	}

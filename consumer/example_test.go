@@ -65,7 +65,7 @@ func ExampleNew_refused() {
 		Handle: func(context.Context, pgx.Tx, string, []VendorOrder) (string, error) { return "", nil },
 		Batch:  -1,
 		Rearm:  7 * time.Minute,
-		Job:    pipeline.JobOptions[consumer.Input]{Timeout: time.Hour},
+		Job:    pipeline.JobOptions[consumer.Input, consumer.Result]{Timeout: time.Hour},
 	})
 	e, _ := errcode.As(err)
 	fmt.Println(e.Code)

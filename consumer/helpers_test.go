@@ -131,7 +131,7 @@ func options(name string, fs *feeds, keys ...string) consumer.Options[item, int6
 		Handle: handleEffects,
 		Cursor: consumer.StoredCursor[int64](),
 		Batch:  10,
-		Job:    pipeline.JobOptions[consumer.Input]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:    pipeline.JobOptions[consumer.Input, consumer.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	}
 }
 

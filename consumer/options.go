@@ -78,7 +78,7 @@ type Options[T, C any] struct {
 	// Job are the run job's options: Queue (default Name), Retry, Verify.
 	// Timeout, Concurrency, Tenant and Compensates are the consumer's own
 	// and refused here.
-	Job pipeline.JobOptions[Input]
+	Job pipeline.JobOptions[Input, Result]
 }
 
 // Cursor loads and saves a key's cursor, each through the transaction it is

@@ -44,7 +44,7 @@ func BenchmarkCSVReadPath(b *testing.B) {
 }
 
 func benchExportOn(b *testing.B, bn *bundle, order exportrows.Order) {
-	job := exportrows.MustNew(options())
+	job := exportrows.MustNew(exportKey, options())
 	startWorker(b, bn.pool, job)
 	b.ResetTimer()
 	for i := range b.N {

@@ -49,7 +49,7 @@ func BenchmarkExportParquet(b *testing.B) { benchExport(b, exportrows.Parquet) }
 // and reports rows/s.
 func benchExport(b *testing.B, format exportrows.Format) {
 	bn := benchOrders(b)
-	job := exportrows.MustNew(options())
+	job := exportrows.MustNew(exportKey, options())
 	startWorker(b, bn.pool, job)
 	rows := 0
 	if os.Getenv("EXPORTROWS_BENCH_RSS") != "" {

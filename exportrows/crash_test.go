@@ -37,7 +37,7 @@ func TestCrashAtEveryBoundaryLeavesTheCleanRunsObjects(t *testing.T) {
 			in := b.in(t, "orders")
 			in.Format, in.Compression, in.PageRows = tc.format, string(tc.comp), 10
 			bk := openBucket(t, b.bucket)
-			fixtures.MustCrashProof(t, b.pool, exportrows.MustNew(options()), in, fixtures.CrashProofOptions{
+			fixtures.MustCrashProof(t, b.pool, exportrows.MustNew(exportKey, options()), in, fixtures.CrashProofOptions{
 				Reset:   func(ctx context.Context) error { return removeAll(ctx, bk, "exports/") },
 				Effects: func(ctx context.Context) (any, error) { return runObjects(ctx, bk, "exports/") },
 			})

@@ -11,7 +11,7 @@ import (
 
 // withDefaults names every fault of the declaration in one
 // X_JOB_DECLARATION_INVALID.
-func (o Options[In]) withDefaults() (Options[In], error) {
+func (o Options[In]) withDefaults(key func(In) string) (Options[In], error) {
 	var faults []string
 	add := func(cond bool, fault string) {
 		if cond {
@@ -19,7 +19,7 @@ func (o Options[In]) withDefaults() (Options[In], error) {
 		}
 	}
 	add(strings.TrimSpace(o.Name) == "", "Name is empty")
-	add(o.Key == nil, "Key (the idempotency key function) is nil")
+	add(key == nil, "the idempotency key function is nil")
 	add(o.Source == nil, "Source is nil")
 	add(o.Sink == nil, "Sink (where the objects go) is nil")
 	faults = append(faults, o.settings().faults()...)

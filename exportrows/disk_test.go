@@ -23,7 +23,7 @@ func TestExportDiskFullIsRetryAfter(t *testing.T) {
 
 	in := b.in(t, "wide")
 	in.Bucket = "file://" + diskfault.Small(t, 64<<10)
-	d, _ := run(t, b.pool, exportrows.MustNew(o), in)
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, o), in)
 	if lastCode(d) != string(errcode.DiskFull) {
 		t.Fatalf("full destination: %s, %s; want X_DISK_FULL", d.State, lastError(d))
 	}
@@ -31,7 +31,7 @@ func TestExportDiskFullIsRetryAfter(t *testing.T) {
 	t.Setenv("TMPDIR", diskfault.Small(t, 64<<10))
 	in = b.in(t, "wide")
 	in.Format, in.Run = exportrows.Parquet, "spill"
-	d, _ = run(t, b.pool, exportrows.MustNew(o), in)
+	d, _ = run(t, b.pool, exportrows.MustNew(exportKey, o), in)
 	if lastCode(d) != string(errcode.DiskFull) {
 		t.Fatalf("full $TMPDIR: %s, %s; want X_DISK_FULL", d.State, lastError(d))
 	}
@@ -45,7 +45,7 @@ func TestExportReadOnlyIsTerminal(t *testing.T) {
 
 	in := b.in(t, "wide")
 	in.Bucket = "file://" + diskfault.ReadOnly(t)
-	d, _ := run(t, b.pool, exportrows.MustNew(o), in)
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, o), in)
 	if lastCode(d) != string(errcode.BlobPermissionDenied) || d.Attempt != 1 {
 		t.Fatalf("read-only destination: %s after %d attempts, %s; want X_BLOB_PERMISSION_DENIED at once", d.State, d.Attempt, lastError(d))
 	}
@@ -53,7 +53,7 @@ func TestExportReadOnlyIsTerminal(t *testing.T) {
 	t.Setenv("TMPDIR", diskfault.ReadOnly(t))
 	in = b.in(t, "wide")
 	in.Format, in.Run = exportrows.Parquet, "spill"
-	d, _ = run(t, b.pool, exportrows.MustNew(o), in)
+	d, _ = run(t, b.pool, exportrows.MustNew(exportKey, o), in)
 	if lastCode(d) != string(errcode.TempDirUnwritable) || d.Attempt != 1 {
 		t.Fatalf("read-only $TMPDIR: %s after %d attempts, %s; want X_TEMP_DIR_UNWRITABLE at once", d.State, d.Attempt, lastError(d))
 	}

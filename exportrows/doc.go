@@ -7,19 +7,19 @@
 // writes to the [Sink] its input names. [TableJob] is the stock job, named
 // pipe.export, that `pipe export` enqueues.
 //
-//	var exportOrders = exportrows.MustNew(exportrows.Options[OrgExport]{
-//		Name: "orders.export",
-//		Key:  func(in OrgExport) string { return in.OrgID + "/" + in.Day },
-//		Source: func(in OrgExport) exportrows.Source {
-//			return exportrows.Source{Table: "orders", Where: "org_id = $1", Args: []any{in.OrgID}}
-//		},
-//		Sink: func(in OrgExport) exportrows.Sink {
-//			return exportrows.Sink{Bucket: "s3://exports", Prefix: in.OrgID}
-//		},
-//		Format: exportrows.Parquet,
-//		Sealed: []string{"card_token"},
-//		Job:    pipeline.JobOptions[OrgExport]{Tenant: func(in OrgExport) string { return in.OrgID }},
-//	})
+//	var exportOrders = exportrows.MustNew(func(in OrgExport) string { return in.OrgID + "/" + in.Day }, // idempotency key
+//		exportrows.Options[OrgExport]{
+//			Name: "orders.export",
+//			Source: func(in OrgExport) exportrows.Source {
+//				return exportrows.Source{Table: "orders", Where: "org_id = $1", Args: []any{in.OrgID}}
+//			},
+//			Sink: func(in OrgExport) exportrows.Sink {
+//				return exportrows.Sink{Bucket: "s3://exports", Prefix: in.OrgID}
+//			},
+//			Format: exportrows.Parquet,
+//			Sealed: []string{"card_token"},
+//			Job:    pipeline.JobOptions[OrgExport, exportrows.Result]{Tenant: func(in OrgExport) string { return in.OrgID }},
+//		})
 //
 //	res, err := exportOrders.Enqueue(ctx, tx, OrgExport{OrgID: org, Day: day}) // commits with tx
 //

@@ -21,9 +21,8 @@ type OrgExport struct {
 // caller's transaction, so a rollback means it never existed. A worker runs
 // it; its result names the manifest, written last.
 func Example() {
-	exportOrders := exportrows.MustNew(exportrows.Options[OrgExport]{
+	exportOrders := exportrows.MustNew(func(in OrgExport) string { return in.OrgID + "/" + in.Day }, exportrows.Options[OrgExport]{
 		Name: "orders.export",
-		Key:  func(in OrgExport) string { return in.OrgID + "/" + in.Day },
 		Source: func(in OrgExport) exportrows.Source {
 			return exportrows.Source{Table: "orders", Where: "org_id = $1 and created_at::date = $2", Args: []any{in.OrgID, in.Day}}
 		},
@@ -32,7 +31,7 @@ func Example() {
 		},
 		Format: exportrows.Parquet,
 		Sealed: []string{"card_token"},
-		Job:    pipeline.JobOptions[OrgExport]{Tenant: func(in OrgExport) string { return in.OrgID }},
+		Job:    pipeline.JobOptions[OrgExport, exportrows.Result]{Tenant: func(in OrgExport) string { return in.OrgID }},
 	})
 	run := func(ctx context.Context, pool *pgxpool.Pool) {
 		tx, err := pool.Begin(ctx)
@@ -54,14 +53,14 @@ func Example() {
 
 // A declaration is checked whole: one error names every fault.
 func ExampleNew() {
-	_, err := exportrows.New(exportrows.Options[OrgExport]{
+	_, err := exportrows.New(nil, exportrows.Options[OrgExport]{
 		Name:    "orders.export",
 		Format:  "xlsx",
 		Columns: []string{"id", "card_token"},
 		Sealed:  []string{"card_token"},
 	})
 	fmt.Println(err)
-	// Output: X_JOB_DECLARATION_INVALID: export orders.export: Key (the idempotency key function) is nil; Source is nil; Sink (where the objects go) is nil; Format xlsx is not csv, ndjson or parquet; column card_token is sealed: it is never exported
+	// Output: X_JOB_DECLARATION_INVALID: export orders.export: the idempotency key function is nil; Source is nil; Sink (where the objects go) is nil; Format xlsx is not csv, ndjson or parquet; column card_token is sealed: it is never exported
 }
 
 // The stock job's input is checked before anything is read or written: a
@@ -80,9 +79,8 @@ func ExampleTableExport_Check() {
 // snapshot: a point-in-time export at the speed of a sequential scan, for
 // a table without a key too. The manifest says so.
 func ExampleSnapshot() {
-	nightly := exportrows.MustNew(exportrows.Options[string]{
+	nightly := exportrows.MustNew(func(day string) string { return day }, exportrows.Options[string]{
 		Name: "events.nightly",
-		Key:  func(day string) string { return day },
 		Source: func(string) exportrows.Source {
 			return exportrows.Source{Table: "events", Order: exportrows.Snapshot}
 		},

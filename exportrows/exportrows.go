@@ -10,20 +10,22 @@ import (
 // New declares an export job: each run reads the source its input names, a
 // keyset page per step, into one object per page and a manifest last. The
 // job is a [pipeline.Job] like any other: enqueue it in a transaction, retry
-// it, see it in `pipe jobs show`.
-func New[In any](o Options[In]) (*pipeline.Job[In, Result], error) {
-	o, err := o.withDefaults()
+// it, see it in `pipe jobs show`. key answers a run's idempotency key from
+// its input, a required argument as in [pipeline.NewJob]: while a run of
+// the same key is live, an enqueue answers it.
+func New[In any](key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
+	o, err := o.withDefaults(key)
 	if err != nil {
 		return nil, err
 	}
 	ex := &exporter[In]{o: o}
-	return pipeline.NewJob(o.Name, o.Key, ex.run, o.Job)
+	return pipeline.NewJob(o.Name, key, ex.run, o.Job)
 }
 
 // MustNew is [New] that panics on a bad declaration, for package-level
 // variables.
-func MustNew[In any](o Options[In]) *pipeline.Job[In, Result] {
-	j, err := New(o)
+func MustNew[In any](key func(In) string, o Options[In]) *pipeline.Job[In, Result] {
+	j, err := New(key, o)
 	if err != nil {
 		panic(err)
 	}

@@ -30,11 +30,13 @@ type exportIn struct {
 	Run         string            `json:"run"`
 }
 
+// exportKey is the test exports' idempotency key.
+func exportKey(in exportIn) string { return in.Run }
+
 // options declares an export of exportIn.
 func options() exportrows.Options[exportIn] {
 	return exportrows.Options[exportIn]{
 		Name: "test.export",
-		Key:  func(in exportIn) string { return in.Run },
 		Source: func(in exportIn) exportrows.Source {
 			s := exportrows.Source{Table: in.Table, Query: in.Query, Args: in.Args, Key: in.Key, Columns: in.Columns, Where: in.Where, Order: in.Order}
 			if in.Query != "" {
@@ -46,7 +48,7 @@ func options() exportrows.Options[exportIn] {
 		SettingsOf: func(in exportIn) exportrows.Settings {
 			return exportrows.Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 		},
-		Job: pipeline.JobOptions[exportIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job: pipeline.JobOptions[exportIn, exportrows.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	}
 }
 
@@ -76,7 +78,7 @@ func (b *bundle) in(t testing.TB, table string) exportIn {
 // failing the test unless it is done.
 func (b *bundle) export(t testing.TB, o exportrows.Options[exportIn], in exportIn) exportrows.Result {
 	t.Helper()
-	d, res := run(t, b.pool, exportrows.MustNew(o), in)
+	d, res := run(t, b.pool, exportrows.MustNew(exportKey, o), in)
 	if d.State != "done" {
 		t.Fatalf("export %s: %s", d.State, lastError(d))
 	}

@@ -75,7 +75,7 @@ func TestKeyRefusals(t *testing.T) {
 	} {
 		in := b.in(t, tc.table)
 		in.Key, in.Run = tc.key, tc.table+strings.Join(tc.key, ",")
-		d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+		d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 		if lastCode(d) != tc.code || tc.code != "" && d.Attempt != 1 {
 			t.Errorf("%s by %v: %s after %d attempts: %s", tc.table, tc.key, d.State, d.Attempt, lastError(d))
 		}
@@ -93,7 +93,7 @@ func TestQuerySource(t *testing.T) {
 		t.Fatalf("parts %q", got)
 	}
 	in.Query, in.Args, in.Key, in.Run = `select null::int as k, 1 as v`, nil, []string{"k"}, "null"
-	if d, _ := run(t, b.pool, exportrows.MustNew(options()), in); lastCode(d) != "X_EXPORT_KEY_INVALID" {
+	if d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in); lastCode(d) != "X_EXPORT_KEY_INVALID" {
 		t.Fatalf("a NULL key: %s %s", d.State, lastError(d))
 	}
 }

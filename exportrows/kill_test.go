@@ -22,7 +22,7 @@ import (
 // fixtures.StartChild, the test binary works exports until SIGKILLed.
 func TestMain(m *testing.M) {
 	fixtures.ChildMain(map[string]fixtures.ChildFunc{"export": func(ctx context.Context, pool *pgxpool.Pool) error {
-		return fixtures.WorkUntilKilled(ctx, pool, exportrows.MustNew(options()))
+		return fixtures.WorkUntilKilled(ctx, pool, exportrows.MustNew(exportKey, options()))
 	}})
 	os.Exit(m.Run())
 }
@@ -45,7 +45,7 @@ func TestSIGKILLMidExportResumes(t *testing.T) {
 	b := &bundle{pool: pool, bucket: "file://" + t.TempDir()}
 	in := b.in(t, "big")
 	in.PageRows = 500
-	job := exportrows.MustNew(options())
+	job := exportrows.MustNew(exportKey, options())
 	res, err := job.Enqueue(ctx, pool, in)
 	if err != nil {
 		t.Fatal(err)

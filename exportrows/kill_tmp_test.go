@@ -34,7 +34,7 @@ func TestSIGKILLMidWriteLeavesNoTemporaryFile(t *testing.T) {
 	}
 	root := t.TempDir()
 	in := exportIn{Bucket: "file://" + root, Prefix: "exports", Table: "big", Run: t.Name(), PageRows: 2500}
-	job := exportrows.MustNew(options())
+	job := exportrows.MustNew(exportKey, options())
 	res, err := job.Enqueue(ctx, pool, in)
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ func TestExportRefusesNamesOverPostgresLimit(t *testing.T) {
 	short := strings.Repeat("t", 63)
 	b := setup(t, `create table `+short+`(id int primary key); insert into `+short+` values (1)`)
 	in := b.in(t, short+"_archive")
-	d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 	if d.State != "dead" || lastCode(d) != "X_EXPORT_SOURCE_INVALID" || d.Attempt != 1 || len(d.Steps) != 0 {
 		t.Fatalf("%s on attempt %d, %d steps: %s", d.State, d.Attempt, len(d.Steps), lastError(d))
 	}
@@ -49,7 +49,7 @@ func TestExportSettingsOutOfRangeAreRefused(t *testing.T) {
 		}
 		o := options()
 		o.RowGroupRows = n
-		if _, err := exportrows.New(o); !errors.Is(err, errcode.JobDeclarationInvalid) {
+		if _, err := exportrows.New(exportKey, o); !errors.Is(err, errcode.JobDeclarationInvalid) {
 			t.Errorf("row-group rows %d: %v", n, err)
 		}
 	}

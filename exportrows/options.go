@@ -17,8 +17,6 @@ const (
 type Options[In any] struct {
 	// Name is the job's durable name. Required.
 	Name string
-	// Key answers a run's idempotency key from its input. Required.
-	Key func(In) string
 	// Check refuses an input before the run reads anything (its error
 	// fails the attempt; give it a terminal code). Nil: no check.
 	Check func(In) error
@@ -55,7 +53,7 @@ type Options[In any] struct {
 	// and RowGroupRows (the CLI passes its flags through it). Nil: none.
 	SettingsOf func(In) Settings
 	// Job are the job options (queue, tenant, retry, timeout...).
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, Result]
 }
 
 // Settings override the declared output settings for one run; a zero field

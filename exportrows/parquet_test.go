@@ -158,7 +158,7 @@ func TestParquetRefusesWhatItCannotHold(t *testing.T) {
 		b := setup(t, ddl)
 		in := b.in(t, "odd")
 		in.Format = exportrows.Parquet
-		d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+		d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 		if d.State != "dead" || lastCode(d) != "X_EXPORT_VALUE_UNSUPPORTED" || !strings.Contains(d.LastError.Message, "column v") {
 			t.Errorf("%s: %s %s", ddl, d.State, lastError(d))
 		}

@@ -42,7 +42,7 @@ func TestExportOfAViewWhoseCastFailsQuotesNoRow(t *testing.T) {
 		create view cooked as select id, v::int as n from raw`)
 	in := b.in(t, "cooked")
 	in.Key = []string{"id"}
-	d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 	requireRefused(t, b, d, "22P02")
 }
 
@@ -52,7 +52,7 @@ func TestExportWhereRefusedOnARowIsTerminal(t *testing.T) {
 	b := setup(t, `create table t(id int primary key, d int, note text); insert into t values (1, 1, 'a'), (2, 0, '`+secret+`')`)
 	in := b.in(t, "t")
 	in.Where = "10 / d > 1"
-	d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 	requireRefused(t, b, d, "22012")
 }
 
@@ -64,7 +64,7 @@ func TestExportWhereThatWritesIsRefused(t *testing.T) {
 			b := setup(t, `create sequence s; create table t(id int primary key); insert into t values (1), (2)`)
 			in := b.in(t, "t")
 			in.Where, in.Order = "nextval('s') > 0", exportrows.Order(order)
-			d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+			d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 			requireRefused(t, b, d, "25006")
 			var last int64
 			var called bool
@@ -80,7 +80,7 @@ func TestExportWhereThatDoesNotParseIsRefusedAtPlan(t *testing.T) {
 	b := setup(t, `create table t(id int primary key); insert into t values (1)`)
 	in := b.in(t, "t")
 	in.Where = "id = = 1"
-	d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 	requireRefused(t, b, d, "42601")
 	for _, s := range d.Steps {
 		if s.Name != "plan" {

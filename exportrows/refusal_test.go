@@ -17,7 +17,7 @@ func TestHostilePrefixesAreRefusedBeforeAnyWrite(t *testing.T) {
 	for _, prefix := range []string{"../x", "a/../../b", "/abs", "/", "a//b", "./a", `a\b`, "a/\x01"} {
 		in := b.in(t, "t")
 		in.Prefix, in.Run = prefix, "p"+prefix
-		d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+		d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 		if d.State != "dead" || lastCode(d) != "X_BLOB_KEY_INVALID" || d.Attempt != 1 || len(d.Steps) != 0 {
 			t.Errorf("prefix %q: %s after %d attempts, %d steps: %s", prefix, d.State, d.Attempt, len(d.Steps), lastError(d))
 		}
@@ -30,7 +30,7 @@ func TestHostilePrefixesAreRefusedBeforeAnyWrite(t *testing.T) {
 func TestSealedColumns(t *testing.T) {
 	o := options()
 	o.Columns, o.Sealed = []string{"id", "ssn"}, []string{"ssn"}
-	_, err := exportrows.New(o)
+	_, err := exportrows.New(exportKey, o)
 	if !errors.Is(err, errcode.JobDeclarationInvalid) || !strings.Contains(err.Error(), "column ssn is sealed") {
 		t.Fatalf("declared with a sealed column: %v", err)
 	}
@@ -43,19 +43,19 @@ func TestSealedColumns(t *testing.T) {
 	}
 	in := b.in(t, "people")
 	in.Columns, in.Run = []string{"name", "ssn"}, "asked"
-	if d, _ := run(t, b.pool, exportrows.MustNew(o), in); lastCode(d) != "X_EXPORT_COLUMN_SEALED" || d.Attempt != 1 {
+	if d, _ := run(t, b.pool, exportrows.MustNew(exportKey, o), in); lastCode(d) != "X_EXPORT_COLUMN_SEALED" || d.Attempt != 1 {
 		t.Errorf("asked for at run time: %s %s", d.State, lastError(d))
 	}
 	o.Name, o.Sealed = "test.export.sealed-key", []string{"id"}
 	in.Columns, in.Run = nil, "key"
-	if d, _ := run(t, b.pool, exportrows.MustNew(o), in); lastCode(d) != "X_EXPORT_COLUMN_SEALED" {
+	if d, _ := run(t, b.pool, exportrows.MustNew(exportKey, o), in); lastCode(d) != "X_EXPORT_COLUMN_SEALED" {
 		t.Errorf("a sealed key: %s %s", d.State, lastError(d))
 	}
 }
 
 // One declaration error names every fault.
 func TestDeclarationNamesEveryFault(t *testing.T) {
-	_, err := exportrows.New(exportrows.Options[exportIn]{
+	_, err := exportrows.New(nil, exportrows.Options[exportIn]{
 		Format: "xml", Compression: "lz4", PageRows: -1, RowGroupRows: -2,
 		Columns: []string{"a", "a", " "}, Sealed: []string{""},
 	})
@@ -63,7 +63,7 @@ func TestDeclarationNamesEveryFault(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	for _, fault := range []string{
-		"Name is empty", "Key (the idempotency key function) is nil", "Source is nil", "Sink (where the objects go) is nil",
+		"Name is empty", "the idempotency key function is nil", "Source is nil", "Sink (where the objects go) is nil",
 		"Format xml is not", "Compression lz4 is not", "PageRows -1 is out of range", "RowGroupRows -2 is out of range",
 		"Columns names a twice", "Columns has a blank column name", "Sealed has a blank column name",
 	} {
@@ -86,7 +86,7 @@ func TestSourceFaultsAreTerminal(t *testing.T) {
 		"bad format":  {Table: "t", Format: "xml"},
 	} {
 		in.Bucket, in.Prefix, in.Run = b.bucket, "x", name
-		d, _ := run(t, b.pool, exportrows.MustNew(options()), in)
+		d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), in)
 		if d.State != "dead" || d.Attempt != 1 || !strings.HasPrefix(lastCode(d), "X_") {
 			t.Errorf("%s: %s after %d attempts: %s", name, d.State, d.Attempt, lastError(d))
 		}

@@ -115,7 +115,7 @@ func TestSnapshotExportCrashAtEveryBoundary(t *testing.T) {
 	b, in := padded(t, "wide", 300, 300, 50)
 	in.Compression = string(blob.CompressionGzip)
 	bk := openBucket(t, b.bucket)
-	fixtures.MustCrashProof(t, b.pool, exportrows.MustNew(options()), in, fixtures.CrashProofOptions{
+	fixtures.MustCrashProof(t, b.pool, exportrows.MustNew(exportKey, options()), in, fixtures.CrashProofOptions{
 		Reset:   func(ctx context.Context) error { return removeAll(ctx, bk, "exports/") },
 		Effects: func(ctx context.Context) (any, error) { return runObjects(ctx, bk, "exports/") },
 	})
@@ -136,7 +136,7 @@ func TestSnapshotExportRefusals(t *testing.T) {
 	} {
 		in := b.in(t, "plain")
 		in.Order, in.Run = exportrows.Snapshot, tc.name
-		d, _ := run(t, b.pool, exportrows.MustNew(options()), tc.in(in))
+		d, _ := run(t, b.pool, exportrows.MustNew(exportKey, options()), tc.in(in))
 		if lastCode(d) != "X_EXPORT_SOURCE_INVALID" || d.Attempt != 1 {
 			t.Errorf("%s: %s after %d attempts: %s", tc.name, d.State, d.Attempt, lastError(d))
 		}
@@ -174,7 +174,7 @@ func TestMoreSnapshotExportsThanConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	job := exportrows.MustNew(options())
+	job := exportrows.MustNew(exportKey, options())
 	var ids []string
 	for i := range 8 {
 		in.Run = fmt.Sprint(t.Name(), "-", i)

@@ -48,16 +48,15 @@ type TableExport struct {
 // enqueues and `pipe worker` runs: each run exports the table its input
 // names to the prefix it names.
 func TableJob() *pipeline.Job[TableExport, Result] {
-	return MustNew(Options[TableExport]{
+	return MustNew(TableExport.key, Options[TableExport]{
 		Name:   TableJobName,
-		Key:    TableExport.key,
 		Check:  TableExport.Check,
 		Source: TableExport.source,
 		Sink:   TableExport.sink,
 		SettingsOf: func(in TableExport) Settings {
 			return Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 		},
-		Job: pipeline.JobOptions[TableExport]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
+		Job: pipeline.JobOptions[TableExport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
 	})
 }
 

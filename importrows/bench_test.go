@@ -24,7 +24,7 @@ func BenchmarkImportOrders(b *testing.B) {
 		b.Fatal(err)
 	}
 	in := bn.put(b, "orders.csv", data.Bytes())
-	job := importrows.MustNew(tableOptions("orders", "id"))
+	job := importrows.MustNew(fileKey, tableOptions("orders", "id"))
 	b.SetBytes(int64(data.Len()))
 	b.ResetTimer()
 	for i := range b.N {

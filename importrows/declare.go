@@ -12,7 +12,7 @@ import (
 
 // withDefaults fills the defaults and names every fault of the declaration
 // in one X_JOB_DECLARATION_INVALID.
-func (o Options[In]) withDefaults() (Options[In], error) {
+func (o Options[In]) withDefaults(key func(In) string) (Options[In], error) {
 	var faults []string
 	add := func(cond bool, fault string) {
 		if cond {
@@ -20,7 +20,7 @@ func (o Options[In]) withDefaults() (Options[In], error) {
 		}
 	}
 	add(strings.TrimSpace(o.Name) == "", "Name is empty")
-	add(o.Key == nil, "Key (the idempotency key function) is nil")
+	add(key == nil, "the idempotency key function is nil")
 	add(o.Source == nil, "Source is nil")
 	add(o.Errors == nil, "Errors (where refused rows are reported) is nil")
 	add((o.Into == nil) == (o.Handle == nil), "set exactly one of Into and Handle")

@@ -23,14 +23,14 @@ func TestDecodingLimits(t *testing.T) {
 	in := b.put(t, "rows.csv.zst", z.Bytes())
 
 	o := tableOptions("bomb")
-	d, _ := run(t, b.pool, importrows.MustNew(o), in)
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), in)
 	if lastCode(d) != string(errcode.CompressionWindowTooLarge) || d.Attempt != 1 {
 		t.Fatalf("default window: %s after %d attempts, %s", d.State, d.Attempt, lastCode(d))
 	}
 
 	o.Name, o.Decoding.MaxWindowBytes = "test.import.declared", 16<<20
 	in.Run = "declared"
-	if d, _ := run(t, b.pool, importrows.MustNew(o), in); d.State != "done" {
+	if d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), in); d.State != "done" {
 		t.Fatalf("declared window: %s, %s", d.State, lastCode(d))
 	}
 
@@ -38,12 +38,12 @@ func TestDecodingLimits(t *testing.T) {
 		return importrows.Limits{DecodeLimits: importrows.DecodeLimits{MaxWindowBytes: 8 << 20}}
 	}
 	o.Name, in.Run = "test.import.overridden", "overridden"
-	if d, _ := run(t, b.pool, importrows.MustNew(o), in); lastCode(d) != string(errcode.CompressionWindowTooLarge) {
+	if d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), in); lastCode(d) != string(errcode.CompressionWindowTooLarge) {
 		t.Fatalf("overridden window: %s, %s", d.State, lastCode(d))
 	}
 
 	pq := setup(t, hostile.ParquetTable)
-	d, _ = run(t, pq.pool, importrows.MustNew(tableOptions("bomb")), pq.put(t, "big.parquet", hostile.BigPage(64<<20)))
+	d, _ = run(t, pq.pool, importrows.MustNew(fileKey, tableOptions("bomb")), pq.put(t, "big.parquet", hostile.BigPage(64<<20)))
 	if lastCode(d) != string(errcode.DecompressedTooLarge) || d.Attempt != 1 {
 		t.Fatalf("parquet over the ratio: %s after %d attempts, %s", d.State, d.Attempt, lastCode(d))
 	}
@@ -56,7 +56,7 @@ func TestDecodingLimitsDeclarationFaults(t *testing.T) {
 		{MaxParquetPageBytes: -1}, {MaxParquetMemory: -1}, {MaxDecodedBytes: -1}} {
 		o := tableOptions("t")
 		o.Decoding = d
-		if _, err := importrows.New(o); errcode.CodeOf(err) != errcode.JobDeclarationInvalid {
+		if _, err := importrows.New(fileKey, o); errcode.CodeOf(err) != errcode.JobDeclarationInvalid {
 			t.Errorf("%+v: %v, want X_JOB_DECLARATION_INVALID", d, err)
 		}
 	}

@@ -58,7 +58,7 @@ func importHostile(t *testing.T, n int, pageBytes int64, minPages int, gz bool) 
 	if gz {
 		file, key = gzipped(string(data)), "h.csv.gz"
 	}
-	d, res := run(t, b.pool, importrows.MustNew(o), b.put(t, key, file))
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, key, file))
 	if d.State != "done" || res.Refused != 0 || res.Pages < minPages {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
@@ -101,7 +101,7 @@ func TestImportRefusesAFileThatChangedMidRun(t *testing.T) {
 		}
 		return nil
 	}
-	d, _ := run(t, b.pool, importrows.MustNew(o), in)
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), in)
 	if d.State != "dead" || lastCode(d) != "X_IMPORT_SOURCE_CHANGED" {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
@@ -120,7 +120,7 @@ func TestImportRefusesACompressedFileThatChangedMidRun(t *testing.T) {
 		}
 		return nil
 	}
-	d, _ := run(t, b.pool, importrows.MustNew(o), in)
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), in)
 	if d.State != "dead" || lastCode(d) != "X_IMPORT_SOURCE_CHANGED" {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}

@@ -13,9 +13,8 @@ type OrgFile struct {
 }
 
 func ExampleNew() {
-	job, err := importrows.New(importrows.Options[OrgFile]{
+	job, err := importrows.New(func(in OrgFile) string { return in.OrgID + ":" + in.Key }, importrows.Options[OrgFile]{
 		Name: "orders.import",
-		Key:  func(in OrgFile) string { return in.OrgID + ":" + in.Key },
 		Source: func(in OrgFile) importrows.Source {
 			return importrows.Source{Bucket: "s3://acme-drops?region=eu-west-1", Key: in.Key}
 		},
@@ -36,7 +35,7 @@ func ExampleNew() {
 }
 
 func ExampleNew_declarationFaults() {
-	_, err := importrows.New(importrows.Options[OrgFile]{Name: "orders.import", PageBytes: 1024})
+	_, err := importrows.New(nil, importrows.Options[OrgFile]{Name: "orders.import", PageBytes: 1024})
 	fmt.Println(err)
-	// Output: X_JOB_DECLARATION_INVALID: import orders.import: Key (the idempotency key function) is nil; Source is nil; Errors (where refused rows are reported) is nil; set exactly one of Into and Handle; PageBytes is not from 64 KiB to 1 GiB
+	// Output: X_JOB_DECLARATION_INVALID: import orders.import: the idempotency key function is nil; Source is nil; Errors (where refused rows are reported) is nil; set exactly one of Into and Handle; PageBytes is not from 64 KiB to 1 GiB
 }

@@ -43,7 +43,7 @@ func importPeople(t *testing.T, key string, data []byte, src func(*importrows.So
 			return s
 		}
 	}
-	d, res := run(t, b.pool, importrows.MustNew(o), b.put(t, key, data))
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, key, data))
 	if d.State != "done" || res.Rows != 3 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
@@ -100,7 +100,7 @@ func TestImportNDJSON(t *testing.T) {
 func TestImportNDJSONRefusesUnknownKeysAndBadJSON(t *testing.T) {
 	b := setup(t, peopleDDL)
 	data := "{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"colour\":\"red\",\"name\":\"b\"}\n{not json\n{\"id\":4,\"name\":\"d\"}\n"
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("people", "id")), b.put(t, "p.jsonl", []byte(data)))
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("people", "id")), b.put(t, "p.jsonl", []byte(data)))
 	if d.State != "done" || res.Rows != 2 || res.Refused != 2 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
@@ -132,7 +132,7 @@ func TestImportCorruptAndMisencodedFiles(t *testing.T) {
 				base := o.Source
 				o.Source = func(in fileIn) importrows.Source { s := base(in); c.src(&s); return s }
 			}
-			d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, c.key, c.data))
+			d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, c.key, c.data))
 			if d.State != "dead" || lastCode(d) != c.code {
 				t.Fatalf("%s %+v: want dead with %s", d.State, d.LastError, c.code)
 			}
@@ -142,7 +142,7 @@ func TestImportCorruptAndMisencodedFiles(t *testing.T) {
 
 func TestImportRefusesInvalidUTF8InAField(t *testing.T) {
 	b := setup(t, peopleDDL)
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("people", "id")), b.put(t, "p.csv", []byte("id,name\n1,ok\n2,bad\xff\xfe\n")))
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("people", "id")), b.put(t, "p.csv", []byte("id,name\n1,ok\n2,bad\xff\xfe\n")))
 	if d.State != "done" || res.Rows != 1 || res.Refused != 1 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}

@@ -17,9 +17,8 @@ import (
 // handleJob imports orders through an app Handle that upserts each batch:
 // at least once per page, so the write is idempotent.
 func handleJob(pool *pgxpool.Pool, seen *batches) *pipeline.Job[fileIn, importrows.Result] {
-	return importrows.MustNew(importrows.Options[fileIn]{
+	return importrows.MustNew(fileKey, importrows.Options[fileIn]{
 		Name:      "test.handle",
-		Key:       fileKey,
 		Source:    func(in fileIn) importrows.Source { return importrows.Source{Bucket: in.Bucket, Key: in.Key} },
 		Columns:   []string{"id", "org_id", "total", "note", "created_at"},
 		Types:     map[string]string{"id": "uuid", "org_id": "uuid", "total": "bigint", "created_at": "timestamptz"},
@@ -38,7 +37,7 @@ func handleJob(pool *pgxpool.Pool, seen *batches) *pipeline.Job[fileIn, importro
 			}
 			return nil
 		},
-		Job: pipeline.JobOptions[fileIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job: pipeline.JobOptions[fileIn, importrows.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	})
 }
 

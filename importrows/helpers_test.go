@@ -58,11 +58,10 @@ func (b *bundle) put(t testing.TB, key string, data []byte) fileIn {
 func tableOptions(table string, key ...string) importrows.Options[fileIn] {
 	return importrows.Options[fileIn]{
 		Name:   "test.import",
-		Key:    fileKey,
 		Source: func(in fileIn) importrows.Source { return importrows.Source{Bucket: in.Bucket, Key: in.Key} },
 		Into:   func(fileIn) importrows.Table { return importrows.Table{Name: table, Key: key} },
 		Errors: func(in fileIn) importrows.Sink { return importrows.Sink{Bucket: in.Bucket, Prefix: "errors"} },
-		Job:    pipeline.JobOptions[fileIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:    pipeline.JobOptions[fileIn, importrows.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	}
 }
 

@@ -44,7 +44,7 @@ func TestImportCSVIntoTable(t *testing.T) {
 	in := b.put(t, "in/orders.csv", ordersCSV(2000))
 	o := tableOptions("orders", "id")
 	o.PageBytes = 64 << 10
-	d, res := run(t, b.pool, importrows.MustNew(o), in)
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, o), in)
 	if d.State != "done" {
 		t.Fatalf("state %s, error %+v", d.State, d.LastError)
 	}
@@ -69,7 +69,7 @@ lines' or note = 'say "hi"' or note = 'with, comma'`); n != 750 {
 func TestImportUpsertsOnTheKey(t *testing.T) {
 	b := setup(t, ordersDDL)
 	in := b.put(t, "orders.csv", ordersCSV(100))
-	job := importrows.MustNew(tableOptions("orders", "id"))
+	job := importrows.MustNew(fileKey, tableOptions("orders", "id"))
 	if d, _ := run(t, b.pool, job, in); d.State != "done" {
 		t.Fatalf("first import: %s %+v", d.State, d.LastError)
 	}
@@ -91,7 +91,7 @@ func TestImportUpsertsOnTheKey(t *testing.T) {
 func TestImportRepeatedKeyInOnePageLastWins(t *testing.T) {
 	b := setup(t, `create table kv(k text primary key, v int not null)`)
 	in := b.put(t, "kv.csv", []byte("k,v\na,1\nb,2\na,3\n"))
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("kv", "k")), in)
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("kv", "k")), in)
 	if d.State != "done" || res.Rows != 3 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
@@ -103,7 +103,7 @@ func TestImportRepeatedKeyInOnePageLastWins(t *testing.T) {
 func TestImportWithoutKeyInserts(t *testing.T) {
 	b := setup(t, `create table events(at date not null, n int)`)
 	in := b.put(t, "e.csv", []byte("n,at\n1,2026-01-01\n,2026-01-02\n"))
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("events")), in)
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("events")), in)
 	if d.State != "done" || res.Rows != 2 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
@@ -144,7 +144,7 @@ func TestImportReportsRefusedRowsWithoutTheirValues(t *testing.T) {
 	lines[3] = strings.Join(f, ",")
 	lines[6] += ",extra" // one field too many; line 8, after a note of two lines
 	in := b.put(t, "o.csv", []byte(strings.Join(lines, "\r\n")))
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("orders", "id")), in)
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("orders", "id")), in)
 	if d.State != "done" || res.Rows != 8 || res.Refused != 2 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}

@@ -10,20 +10,22 @@ import (
 // New declares an import job: each run reads the file its input names, a
 // page per step, into a table (Into) or an app function (Handle). The job is
 // a [pipeline.Job] like any other: enqueue it in a transaction, retry it,
-// see it in `pipe jobs show`.
-func New[In any](o Options[In]) (*pipeline.Job[In, Result], error) {
-	o, err := o.withDefaults()
+// see it in `pipe jobs show`. key answers a run's idempotency key from its
+// input, a required argument as in [pipeline.NewJob]: while a run of the
+// same key is live, an enqueue answers it.
+func New[In any](key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
+	o, err := o.withDefaults(key)
 	if err != nil {
 		return nil, err
 	}
 	im := &importer[In]{o: o}
-	return pipeline.NewJob(o.Name, o.Key, im.run, o.Job)
+	return pipeline.NewJob(o.Name, key, im.run, o.Job)
 }
 
 // MustNew is [New] that panics on a bad declaration, for package-level
 // variables.
-func MustNew[In any](o Options[In]) *pipeline.Job[In, Result] {
-	j, err := New(o)
+func MustNew[In any](key func(In) string, o Options[In]) *pipeline.Job[In, Result] {
+	j, err := New(key, o)
 	if err != nil {
 		panic(err)
 	}

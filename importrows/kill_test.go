@@ -29,7 +29,7 @@ func killJob(table string) *pipeline.Job[fileIn, importrows.Result] {
 	o := tableOptions(table)
 	o.Name = "kill." + table
 	o.PageBytes = 64 << 10
-	return importrows.MustNew(o)
+	return importrows.MustNew(fileKey, o)
 }
 
 func TestSIGKILLMidImportResumesExactlyOnce(t *testing.T) {

@@ -16,7 +16,7 @@ func TestImportRefusesNamesOverPostgresLimit(t *testing.T) {
 	short := strings.Repeat("t", 63)
 	b := setup(t, `create table `+short+`(id int primary key, v text)`)
 	o := tableOptions(short + "_archive")
-	d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, "t.csv", []byte("id,v\n1,a\n")))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, "t.csv", []byte("id,v\n1,a\n")))
 	if d.State != "dead" || lastCode(d) != "X_IMPORT_TABLE_INVALID" || d.Attempt != 1 {
 		t.Fatalf("%s on attempt %d: %+v", d.State, d.Attempt, d.LastError)
 	}
@@ -44,7 +44,7 @@ func TestImportInputAndDeclarationRefuseLongNames(t *testing.T) {
 	}
 	o := tableOptions("t")
 	o.Columns = []string{"id", long}
-	if _, err := importrows.New(o); !errors.Is(err, errcode.JobDeclarationInvalid) || !strings.Contains(err.Error(), "63-byte limit") {
+	if _, err := importrows.New(fileKey, o); !errors.Is(err, errcode.JobDeclarationInvalid) || !strings.Contains(err.Error(), "63-byte limit") {
 		t.Fatalf("declaration: %v", err)
 	}
 }

@@ -19,8 +19,6 @@ const (
 type Options[In any] struct {
 	// Name is the job's durable name. Required.
 	Name string
-	// Key answers a run's idempotency key from its input. Required.
-	Key func(In) string
 	// Check refuses an input before the run reads anything (its error
 	// fails the attempt; give it a terminal code). Nil: no check.
 	Check func(In) error
@@ -72,7 +70,7 @@ type Options[In any] struct {
 	// Nil: none.
 	LimitsOf func(In) Limits
 	// Job are the job options (queue, tenant, retry, timeout...).
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, Result]
 }
 
 // Limits override the declared limits for one run; a zero field (nil for

@@ -37,7 +37,7 @@ func TestImportParquetRowGroupsArePages(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("pq", "id")), b.put(t, "o.parquet", buf.Bytes()))
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("pq", "id")), b.put(t, "o.parquet", buf.Bytes()))
 	if d.State != "done" || res.Rows != 1000 || res.Pages != 3 {
 		t.Fatalf("%s %+v %+v: want 1000 rows in 3 pages (row groups of 400)", d.State, res, d.LastError)
 	}
@@ -55,7 +55,7 @@ func TestImportParquetHeaderMismatch(t *testing.T) {
 	if err := parquet.Write(&buf, []pqOrder{{ID: uuid.New()}}); err != nil {
 		t.Fatal(err)
 	}
-	d, _ := run(t, b.pool, importrows.MustNew(tableOptions("pq", "id")), b.put(t, "o.parquet", buf.Bytes()))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("pq", "id")), b.put(t, "o.parquet", buf.Bytes()))
 	if lastCode(d) != "X_IMPORT_HEADER_MISMATCH" || !bytes.Contains([]byte(d.LastError.Message), []byte("unknown: the file's columns 3, 4 and 5")) {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}

@@ -37,7 +37,7 @@ func TestImportTriggerRaiseIsCodedWithoutTheRow(t *testing.T) {
 			b := setup(t, `create table t(id int primary key, v text);
 				create function refuse() returns trigger language plpgsql as $$
 				begin raise exception 'refusing row %', new.v; end $$;`+ddl)
-			d, _ := run(t, b.pool, importrows.MustNew(tableOptions("t")), b.put(t, "t.csv", []byte("id,v\n1,"+secret+"\n")))
+			d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("t")), b.put(t, "t.csv", []byte("id,v\n1,"+secret+"\n")))
 			if d.State != "dead" || lastCode(d) != "X_IMPORT_WRITE_REFUSED" || d.Attempt != 1 {
 				t.Fatalf("%s on attempt %d: %+v; want dead at once with X_IMPORT_WRITE_REFUSED", d.State, d.Attempt, d.LastError)
 			}
@@ -60,7 +60,7 @@ func TestImportServerRefusalsNeverQuoteTheRow(t *testing.T) {
 		create function cast_v() returns trigger language plpgsql as $$
 		begin perform new.v::int; return new; end $$;
 		create trigger cast_v before insert on t for each row execute function cast_v()`)
-	d, _ := run(t, b.pool, importrows.MustNew(tableOptions("t", "id")), b.put(t, "t.csv", []byte("id,v\n1,"+secret+"\n")))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("t", "id")), b.put(t, "t.csv", []byte("id,v\n1,"+secret+"\n")))
 	if d.State != "dead" || lastCode(d) != "X_IMPORT_WRITE_REFUSED" || !strings.Contains(d.LastError.Message, "SQLSTATE 22P02") {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
@@ -71,7 +71,7 @@ func TestImportServerRefusalsNeverQuoteTheRow(t *testing.T) {
 // names the table's missing columns, and the unknown ones by position.
 func TestImportHeaderlessFileIsRefusedWithoutItsFirstRow(t *testing.T) {
 	b := setup(t, `create table t(id int primary key, v text not null)`)
-	d, _ := run(t, b.pool, importrows.MustNew(tableOptions("t")), b.put(t, "t.csv", []byte("1,"+secret+"\n2,b\n")))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("t")), b.put(t, "t.csv", []byte("1,"+secret+"\n2,b\n")))
 	if d.State != "dead" || lastCode(d) != "X_IMPORT_HEADER_MISMATCH" {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}

@@ -26,7 +26,7 @@ func TestImportHeaderMismatchFailsBeforeAnyRow(t *testing.T) {
 			}
 			o := tableOptions("orders", "id")
 			o.Columns = []string{"id", "org_id", "total", "note", "created_at"}
-			d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, "o.csv", []byte(data)))
+			d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, "o.csv", []byte(data)))
 			if d.State != "dead" || lastCode(d) != "X_IMPORT_HEADER_MISMATCH" {
 				t.Fatalf("%s %+v: want failed with X_IMPORT_HEADER_MISMATCH", d.State, d.LastError)
 			}
@@ -44,7 +44,7 @@ func TestImportHeaderMismatchNamesMissingAndUnknown(t *testing.T) {
 	b := setup(t, ordersDDL)
 	o := tableOptions("orders", "id")
 	o.Columns = []string{"id", "org_id", "total", "note", "created_at"}
-	d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, "o.csv", []byte("id,org_id,total,colour,created_at\n")))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, "o.csv", []byte("id,org_id,total,colour,created_at\n")))
 	msg := d.LastError.Message
 	if !strings.Contains(msg, "missing note") || !strings.Contains(msg, "unknown: the file's column 4 (by position)") {
 		t.Fatalf("message %q should name the missing column, and the unknown one by its position", msg)
@@ -70,7 +70,7 @@ func TestImportTooManyErrors(t *testing.T) {
 	o.PageBytes = 64 << 10 // two pages: the second holds the third refusal
 	two := 2
 	o.MaxRowErrors = &two
-	d, _ := run(t, b.pool, importrows.MustNew(o), in)
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), in)
 	if d.State != "dead" || lastCode(d) != "X_IMPORT_TOO_MANY_ERRORS" {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
@@ -89,7 +89,7 @@ func TestImportZeroErrorsAllowed(t *testing.T) {
 	o := tableOptions("n", "k")
 	zero := 0
 	o.MaxRowErrors = &zero
-	d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, "n.csv", []byte("k\n1\nx\n3\n")))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, "n.csv", []byte("k\n1\nx\n3\n")))
 	if lastCode(d) != "X_IMPORT_TOO_MANY_ERRORS" || count(t, b, `select count(*) from n`) != 0 {
 		t.Fatalf("%s %+v: with MaxRowErrors 0 the first refusal fails the run and the page is not written", d.State, d.LastError)
 	}
@@ -99,7 +99,7 @@ func TestImportRecordTooLarge(t *testing.T) {
 	b := setup(t, `create table n(k int primary key, s text)`)
 	data := "k,s\n1,ok\n2,\"unclosed quote\n" + strings.Repeat("x,y\n", 20000)
 	o := tableOptions("n", "k")
-	d, _ := run(t, b.pool, importrows.MustNew(o), b.put(t, "n.csv", []byte(data)))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, "n.csv", []byte(data)))
 	if d.State != "dead" || lastCode(d) != "X_IMPORT_RECORD_TOO_LARGE" {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
@@ -111,7 +111,7 @@ func TestImportRecordTooLarge(t *testing.T) {
 func TestImportNotNullAndFormSemantics(t *testing.T) {
 	b := setup(t, `create table f(k int primary key, name text not null, qty int not null, ok boolean)`)
 	data := "k,name,qty,ok\n1,,5, yes \n2,x,,no\n3,\"\",7,\n"
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("f", "k")), b.put(t, "f.csv", []byte(data)))
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("f", "k")), b.put(t, "f.csv", []byte(data)))
 	if d.State != "done" || res.Rows != 2 || res.Refused != 1 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
@@ -128,7 +128,7 @@ func TestImportRefusesHostileKeys(t *testing.T) {
 	b := setup(t, ordersDDL)
 	for _, key := range []string{"../etc/passwd", "/etc/passwd", "a//b.csv", "a/../../b.csv"} {
 		in := fileIn{Bucket: "file://" + b.dir, Key: key, Run: key}
-		d, _ := run(t, b.pool, importrows.MustNew(tableOptions("orders", "id")), in)
+		d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("orders", "id")), in)
 		if d.State != "dead" || lastCode(d) != "X_BLOB_KEY_INVALID" {
 			t.Fatalf("key %q: %s %+v", key, d.State, d.LastError)
 		}
@@ -140,7 +140,7 @@ func TestImportRefusesHostileKeys(t *testing.T) {
 
 func TestImportTableWithoutUniqueKeyIsRefused(t *testing.T) {
 	b := setup(t, `create table nk(k int, v int)`)
-	d, _ := run(t, b.pool, importrows.MustNew(tableOptions("nk", "k")), b.put(t, "x.csv", []byte("k,v\n1,2\n")))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("nk", "k")), b.put(t, "x.csv", []byte("k,v\n1,2\n")))
 	if lastCode(d) != "X_IMPORT_TABLE_INVALID" {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
@@ -148,7 +148,7 @@ func TestImportTableWithoutUniqueKeyIsRefused(t *testing.T) {
 
 func TestImportConstraintRefusalNamesNoValue(t *testing.T) {
 	b := setup(t, `create table c(k int primary key, v int check (v < 10))`)
-	d, _ := run(t, b.pool, importrows.MustNew(tableOptions("c", "k")), b.put(t, "c.csv", []byte("k,v\n1,12345\n")))
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("c", "k")), b.put(t, "c.csv", []byte("k,v\n1,12345\n")))
 	if lastCode(d) != "X_IMPORT_WRITE_REFUSED" || strings.Contains(d.LastError.Message, "12345") {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
@@ -158,11 +158,11 @@ func TestImportConstraintRefusalNamesNoValue(t *testing.T) {
 }
 
 func TestDeclarationFaults(t *testing.T) {
-	_, err := importrows.New(importrows.Options[fileIn]{PageBytes: 10})
+	_, err := importrows.New(nil, importrows.Options[fileIn]{PageBytes: 10})
 	if err == nil {
 		t.Fatal("an empty declaration was accepted")
 	}
-	for _, want := range []string{"Name", "Key", "Source", "Errors", "Into and Handle", "PageBytes"} {
+	for _, want := range []string{"Name", "idempotency key", "Source", "Errors", "Into and Handle", "PageBytes"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %s", err, want)
 		}

@@ -49,7 +49,7 @@ func TestImportFromS3(t *testing.T) {
 	}
 	o := tableOptions("orders", "id")
 	o.PageBytes = 64 << 10 // ranged reads of several pages
-	d, res := run(t, b.pool, importrows.MustNew(o), fileIn{Bucket: u, Key: "drop/orders.csv", Run: "s3"})
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, o), fileIn{Bucket: u, Key: "drop/orders.csv", Run: "s3"})
 	if d.State != "done" || res.Rows != 3000 || res.Pages < 5 || res.Bytes != int64(len(data)) {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
@@ -61,7 +61,7 @@ func TestImportFromS3(t *testing.T) {
 	if err := bk.WriteBytes(ctx, "drop/bad.csv", bad, blob.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	d, res = run(t, b.pool, importrows.MustNew(o), fileIn{Bucket: u, Key: "drop/bad.csv", Run: "s3-bad"})
+	d, res = run(t, b.pool, importrows.MustNew(fileKey, o), fileIn{Bucket: u, Key: "drop/bad.csv", Run: "s3-bad"})
 	if d.State != "done" || res.Refused != 1 {
 		t.Fatalf("%s %+v", d.State, res)
 	}

@@ -15,7 +15,7 @@ import (
 func TestImportSweepsAKilledAttemptsTemporaryFiles(t *testing.T) {
 	b := setup(t, `create table n(k int primary key)`)
 	in := b.put(t, "n.csv", []byte("k\n1\nx\n"))
-	job := importrows.MustNew(tableOptions("n"))
+	job := importrows.MustNew(fileKey, tableOptions("n"))
 	res, err := job.Enqueue(context.Background(), b.pool, in)
 	if err != nil {
 		t.Fatal(err)

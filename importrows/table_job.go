@@ -46,9 +46,8 @@ type FileImport struct {
 // enqueues and `pipe worker` runs: each run imports the file its input
 // names into the table it names, with the table writer.
 func TableJob() *pipeline.Job[FileImport, Result] {
-	return MustNew(Options[FileImport]{
+	return MustNew(FileImport.key, Options[FileImport]{
 		Name:     TableJobName,
-		Key:      FileImport.key,
 		Check:    FileImport.Check,
 		Source:   FileImport.source,
 		Into:     func(in FileImport) Table { return Table{Schema: in.Schema, Name: in.Table, Key: in.Key} },
@@ -57,7 +56,7 @@ func TableJob() *pipeline.Job[FileImport, Result] {
 		ColumnsOf: func(in FileImport) []string {
 			return in.Columns
 		},
-		Job: pipeline.JobOptions[FileImport]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
+		Job: pipeline.JobOptions[FileImport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
 	})
 }
 

@@ -64,7 +64,7 @@ func TestImportLimitsOutOfRangeAreRefused(t *testing.T) {
 	in := b.put(t, "p.csv", []byte("id\n1\n"))
 	o := tableOptions("people")
 	o.LimitsOf = func(fileIn) importrows.Limits { return importrows.Limits{PageBytes: math.MaxInt64} }
-	d, _ := run(t, b.pool, importrows.MustNew(o), in)
+	d, _ := run(t, b.pool, importrows.MustNew(fileKey, o), in)
 	if d.State != "dead" || lastCode(d) != "X_JOB_INPUT_INVALID" || d.Attempt != 1 {
 		t.Fatalf("%s on attempt %d: %+v", d.State, d.Attempt, d.LastError)
 	}
@@ -72,7 +72,7 @@ func TestImportLimitsOutOfRangeAreRefused(t *testing.T) {
 		t.Fatalf("%d rows written", n)
 	}
 	o.LimitsOf, o.PageBytes = nil, math.MaxInt64
-	if _, err := importrows.New(o); !errors.Is(err, errcode.JobDeclarationInvalid) {
+	if _, err := importrows.New(fileKey, o); !errors.Is(err, errcode.JobDeclarationInvalid) {
 		t.Fatalf("declaration: %v", err)
 	}
 }

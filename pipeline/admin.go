@@ -28,19 +28,13 @@ type JobRow struct {
 	Queue          string     `json:"queue"`
 	Tenant         string     `json:"tenant,omitempty"`
 	IdempotencyKey string     `json:"idempotencyKey"`
-	State          string     `json:"state"`
+	State          State      `json:"state"`
 	Attempt        int        `json:"attempt"`
 	MaxAttempts    int        `json:"maxAttempts"`
 	RunAt          time.Time  `json:"runAt"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	FinishedAt     *time.Time `json:"finishedAt,omitempty"`
 }
-
-// States every job row can be in, and the live ones that hold a key.
-var (
-	AllStates  = []string{"ready", "delayed", "running", "suspended", "done", "failed", "dead", "cancelled"}
-	LiveStates = []string{"ready", "delayed", "running", "suspended"}
-)
 
 func parseID(id string) (uuid.UUID, error) {
 	u, err := uuid.Parse(id)
@@ -56,7 +50,7 @@ func notFound() error {
 }
 
 // lockRow reads a job's state under a row lock inside tx.
-func lockRow(ctx context.Context, tx pgx.Tx, id uuid.UUID) (state string, err error) {
+func lockRow(ctx context.Context, tx pgx.Tx, id uuid.UUID) (state State, err error) {
 	err = tx.QueryRow(ctx, `select state from pipe.jobs where id = $1 for update`, id).Scan(&state)
 	if err == pgx.ErrNoRows {
 		return "", notFound()
@@ -92,13 +86,4 @@ func adminErr(what string, err error) error {
 		return nil
 	}
 	return errcode.Postgres(context.Background(), err, what)
-}
-
-func isLive(state string) bool {
-	for _, s := range LiveStates {
-		if s == state {
-			return true
-		}
-	}
-	return false
 }

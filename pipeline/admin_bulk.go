@@ -12,7 +12,8 @@ const MaxBulkRows = 1_000
 
 // BulkFilter selects the rows a bulk call moves. State is required.
 type BulkFilter struct {
-	State, Queue, Name, Tenant string
+	State               State
+	Queue, Name, Tenant string
 }
 
 // BulkResult is what a bulk call moved and how many matching rows are left
@@ -22,14 +23,10 @@ type BulkResult struct {
 	Remaining int64 `json:"remaining"`
 }
 
-// PromotableStates are the states PromoteMany moves: delayed, and ready
-// backing off before a retry.
-var PromotableStates = []string{"delayed", "ready"}
-
 // RemoveMany deletes up to 1,000 rows in State (never running) and their
 // journals.
 func (a *Admin) RemoveMany(ctx context.Context, f BulkFilter) (BulkResult, error) {
-	if f.State == "running" {
+	if f.State == StateRunning {
 		return BulkResult{}, errcode.New(errcode.JobNotRemovable, "running jobs cannot be removed").WithFix("cancel them first")
 	}
 	return a.bulk(ctx, "remove", sqlRemoveMany, f)
@@ -38,7 +35,7 @@ func (a *Admin) RemoveMany(ctx context.Context, f BulkFilter) (BulkResult, error
 // RequeueMany puts up to 1,000 finished rows back to ready. A row whose key a
 // live run holds stays where it is and is not counted in Remaining.
 func (a *Admin) RequeueMany(ctx context.Context, f BulkFilter) (BulkResult, error) {
-	if isLive(f.State) {
+	if f.State.Live() {
 		return BulkResult{}, errcode.New(errcode.JobNotRequeueable, "only finished jobs can be requeued").
 			WithFix("pick done, failed, dead or cancelled")
 	}
@@ -47,7 +44,7 @@ func (a *Admin) RequeueMany(ctx context.Context, f BulkFilter) (BulkResult, erro
 
 // PromoteMany runs up to 1,000 rows waiting on their run time now.
 func (a *Admin) PromoteMany(ctx context.Context, f BulkFilter) (BulkResult, error) {
-	if !slices.Contains(PromotableStates, f.State) {
+	if !slices.Contains(PromotableStates(), f.State) {
 		return BulkResult{}, errcode.New(errcode.JobNotPromotable, "only delayed or ready rows wait on a run time").
 			WithFix("pick delayed or ready")
 	}
@@ -55,8 +52,8 @@ func (a *Admin) PromoteMany(ctx context.Context, f BulkFilter) (BulkResult, erro
 }
 
 func (a *Admin) bulk(ctx context.Context, what, sql string, f BulkFilter) (BulkResult, error) {
-	if !slices.Contains(AllStates, f.State) {
-		return BulkResult{}, pageInvalid("a bulk call needs one of the states " + "ready, delayed, running, suspended, done, failed, dead, cancelled")
+	if !f.State.Valid() {
+		return BulkResult{}, pageInvalid("a bulk call needs one of the states " + stateNames())
 	}
 	var r BulkResult
 	var woken int64 // the queues a requeue or promote woke; a remove wakes none

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/pipekit/pipe/errcode"
 )
 
@@ -17,8 +18,10 @@ const MaxJobPage = 200
 // ListFilter selects and pages jobs, newest first. After is the Next cursor of
 // the previous page; Before is the Prev cursor of the next one.
 type ListFilter struct {
-	Queue, Name, State, Tenant, IDPrefix string
-	CreatedFrom, CreatedTo               time.Time
+	Queue, Name            string
+	State                  State
+	Tenant, IDPrefix       string
+	CreatedFrom, CreatedTo time.Time
 	// Limit is the page size, 1 to 200. Default 50.
 	Limit         int
 	After, Before string
@@ -50,8 +53,8 @@ func (f ListFilter) validate() (ListFilter, *uuid.UUID, bool, error) {
 	if f.After != "" && f.Before != "" {
 		return f, nil, false, errcode.New(errcode.Invariant, "list: After and Before together").WithFix("pass one cursor")
 	}
-	if f.State != "" && !slices.Contains(AllStates, f.State) {
-		return f, nil, false, pageInvalid("the state is not one of " + strings.Join(AllStates, ", "))
+	if f.State != "" && !f.State.Valid() {
+		return f, nil, false, pageInvalid("the state is not one of " + stateNames())
 	}
 	if f.IDPrefix != "" && !idPrefixPattern.MatchString(f.IDPrefix) {
 		return f, nil, false, pageInvalid("the id prefix is not lowercase hex")
@@ -80,11 +83,14 @@ func (a *Admin) List(ctx context.Context, f ListFilter) (Page, error) {
 	if !f.CreatedTo.IsZero() {
 		to = &f.CreatedTo
 	}
-	sql := sqlListForward
+	sql, cursorArg := sqlListForward, "after"
 	if backward {
-		sql = sqlListBackward
+		sql, cursorArg = sqlListBackward, "before"
 	}
-	rows, err := a.db.Query(ctx, sql, f.Queue, f.Name, f.State, f.Tenant, f.IDPrefix, from, to, cursor, f.Limit+1)
+	rows, err := a.db.Query(ctx, sql.SQL, sql.Args(pgx.NamedArgs{
+		"queue": f.Queue, "name": f.Name, "state": string(f.State), "tenant": f.Tenant, "id_prefix": f.IDPrefix,
+		"created_from": from, "created_to": to, cursorArg: cursor, "limit": f.Limit + 1,
+	})...)
 	if err != nil {
 		return Page{}, adminErr("list", err)
 	}

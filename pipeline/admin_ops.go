@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/options"
 )
 
 // RequeueOptions adjust a requeue.
@@ -22,22 +23,23 @@ type RequeueOptions struct {
 // Requeue puts a finished run (done, failed, dead or cancelled) back to ready
 // with a fresh attempt budget. A live run is X_JOB_NOT_REQUEUEABLE; a key
 // another live run holds is X_JOB_DUPLICATE; an unknown id X_JOB_NOT_FOUND.
-// A rewind is appended to the journal, never a delete.
+// A rewind is appended to the journal, never a delete. It takes at most one
+// RequeueOptions; a second is X_INVARIANT.
 func (a *Admin) Requeue(ctx context.Context, id string, opts ...RequeueOptions) error {
-	uid, err := parseID(id)
+	o, err := options.One("requeue", opts)
 	if err != nil {
 		return err
 	}
-	var o RequeueOptions
-	if len(opts) > 0 {
-		o = opts[0]
+	uid, err := parseID(id)
+	if err != nil {
+		return err
 	}
 	return adminErr("requeue", pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
 		state, err := lockRow(ctx, tx, uid)
 		if err != nil {
 			return err
 		}
-		if isLive(state) {
+		if state.Live() {
 			return errcode.New(errcode.JobNotRequeueable, "the job is %s, not finished", state).
 				WithFix("only a done, failed, dead or cancelled job can be requeued; cancel it first")
 		}
@@ -90,14 +92,14 @@ func (a *Admin) Cancel(ctx context.Context, id, reason string) error {
 		if err != nil {
 			return err
 		}
-		if !isLive(state) {
+		if !state.Live() {
 			return errcode.New(errcode.JobNotCancellable, "the job is %s: it already ended", state).
 				WithFix("only a ready, delayed, running or suspended job can be cancelled")
 		}
 		if _, err := tx.Exec(ctx, sqlCancel, uid); err != nil {
 			return err
 		}
-		if state == "running" { // tell its worker now rather than at its next heartbeat
+		if state == StateRunning { // tell its worker now rather than at its next heartbeat
 			if _, err := tx.Exec(ctx, `select pg_notify($1, $2)`, cancelChannel, uid.String()); err != nil {
 				return err
 			}
@@ -143,7 +145,7 @@ func (a *Admin) Remove(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		if state == "running" {
+		if state == StateRunning {
 			return errcode.New(errcode.JobNotRemovable, "the job is running").
 				WithFix("cancel it first, or wait for it to settle")
 		}
@@ -171,7 +173,7 @@ func (a *Admin) ResolveStep(ctx context.Context, id, step string, ran bool, outp
 		if err != nil {
 			return err
 		}
-		if state == "running" {
+		if state == StateRunning {
 			return errcode.New(errcode.JobNotRequeueable, "the job is running").WithFix("resolve a step once the run has stopped")
 		}
 		r, err := loadReplay(ctx, tx, uid)

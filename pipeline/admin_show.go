@@ -35,7 +35,7 @@ type RunDetail struct {
 // times its function ran.
 type StepDetail struct {
 	Name        string          `json:"name"`
-	State       string          `json:"state"`
+	State       StepState       `json:"state"`
 	Output      json.RawMessage `json:"output,omitempty"`
 	Executions  int             `json:"executions"`
 	LastError   *ErrorRecord    `json:"lastError,omitempty"`
@@ -94,7 +94,7 @@ func (a *Admin) showRow(ctx context.Context, id uuid.UUID) (*RunDetail, error) {
 		d.LastError = &ErrorRecord{}
 		_ = json.Unmarshal(lastErr, d.LastError)
 	}
-	if (d.State == "ready" || d.State == "delayed") && d.Attempt > 0 {
+	if (d.State == StateReady || d.State == StateDelayed) && d.Attempt > 0 {
 		d.NextRetryAt = &d.RunAt
 	}
 	return d, nil
@@ -152,13 +152,13 @@ func foldSteps(events []Event) []StepDetail {
 		s := byName[name]
 		switch {
 		case r.completed[name] != nil:
-			s.State, s.Output = "completed", r.completed[name]
+			s.State, s.Output = StepCompleted, r.completed[name]
 		case r.started[name]:
-			s.State = "started"
+			s.State = StepStarted
 		case s.LastError != nil:
-			s.State = "failed"
+			s.State = StepFailed
 		default:
-			s.State, s.CompletedAt = "rewound", nil
+			s.State, s.CompletedAt = StepRewound, nil
 		}
 		out = append(out, *s)
 	}

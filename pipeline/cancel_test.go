@@ -23,7 +23,7 @@ func TestTimeoutCancelsTheBodyBeforeFailingTheAttempt(t *testing.T) {
 		_, err := pipeline.Step(ctx, "after-cancel", func(context.Context) (int, error) { return 1, nil })
 		stepErr <- err
 		return 0, ctx.Err()
-	}, pipeline.JobOptions[noInput]{Timeout: 50 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
+	}, pipeline.JobOptions[noInput, int]{Timeout: 50 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "dead")
@@ -45,7 +45,7 @@ func TestABodyIgnoringItsTimeoutIsAbandonedAndNamed(t *testing.T) {
 	j := pipeline.MustJob("ignores-timeout", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		<-release
 		return 1, nil
-	}, pipeline.JobOptions[noInput]{Timeout: 20 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
+	}, pipeline.JobOptions[noInput, int]{Timeout: 20 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
 	logs := &logRecorder{}
 	startWorker(t, pool, pipeline.WorkerConfig{TimeoutGrace: 10 * time.Millisecond, Logger: slog.New(logs)}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
@@ -73,7 +73,7 @@ func TestDrainInterruptsWithTheAttemptUncounted(t *testing.T) {
 		<-ctx.Done()
 		causes <- context.Cause(ctx)
 		return 0, errors.New("the app's own error for a child the shutdown killed")
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 1}})
 	w := startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	<-started
@@ -94,7 +94,7 @@ func TestDrainInterruptsWithTheAttemptUncounted(t *testing.T) {
 	j2 := pipeline.MustJob("drained", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		_, err := pipeline.Step(ctx, "before", func(context.Context) (int, error) { ran++; return 1, nil })
 		return run.Attempt, err
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 1}})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j2)
 	d = awaitState(t, pool, res.ID, "done")
 	if ran != 0 || string(d.Result) != "1" {

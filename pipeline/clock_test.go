@@ -29,7 +29,7 @@ func TestFrozenClockDrivesSleepAndBackoff(t *testing.T) {
 			}
 			return 1, nil
 		})
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 3, Delay: time.Hour, NoJitter: true}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 3, Delay: time.Hour, NoJitter: true}})
 	startWorker(t, pool, pipeline.WorkerConfig{Clock: clock}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "suspended")
@@ -58,7 +58,7 @@ func TestFrozenClockDrivesJobTimeouts(t *testing.T) {
 		close(started)
 		<-ctx.Done()
 		return 0, ctx.Err()
-	}, pipeline.JobOptions[noInput]{Timeout: 10 * time.Minute, Retry: &pipeline.Retry{Attempts: 1}})
+	}, pipeline.JobOptions[noInput, int]{Timeout: 10 * time.Minute, Retry: &pipeline.Retry{Attempts: 1}})
 	// A lease longer than the advance: the timeout, not a lapse, ends it.
 	startWorker(t, pool, pipeline.WorkerConfig{Clock: clock, Lease: time.Hour}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})

@@ -15,24 +15,35 @@ type compensator struct {
 	undo   func(ctx context.Context, output json.RawMessage) error
 }
 
-// Compensate registers undo for a step: when the run fails for good —
-// attempts spent or a terminal code, never on a retry, a cancel, a drain or
-// a suspension — the compensators of the completed steps run last-in
-// first-out, each as a step "compensate:<name>", after a durable "unwinding"
-// marker. undo receives the step's stored output decoded into T (the step's
-// own result type). The job must declare Compensates, else the step is
-// X_JOB_DECLARATION_INVALID.
-func Compensate[T any](undo func(ctx context.Context, output T) error) StepOption {
-	return func(c *stepConfig) {
-		c.compensate = func(ctx context.Context, raw json.RawMessage) error {
-			var v T
-			if err := json.Unmarshal(raw, &v); err != nil {
-				return errcode.Wrap(err, errcode.StepOutputUnserializable, "the step's stored output does not decode into the compensator's type").
-					WithFix("declare Compensate with the step's own result type")
-			}
-			return undo(ctx, v)
-		}
+// StepWithCompensation is [Step] with undo, the step's compensator, bound
+// to the step's result type T: when the run fails for good — attempts spent
+// or a terminal code, never on a retry, a cancel, a drain or a suspension —
+// the compensators of the completed steps run last-in first-out, each as a
+// step "compensate:<name>", after a durable "unwinding" marker. undo
+// receives the step's stored output, as [Step] answers it. The job must
+// declare Compensates, and undo must not be nil, else the step is
+// X_JOB_DECLARATION_INVALID. opts are Step's ([Once]).
+//
+//	charge, err := pipeline.StepWithCompensation(ctx, "charge",
+//		func(ctx context.Context) (Charge, error) { return pay.Charge(ctx, order) },
+//		func(ctx context.Context, c Charge) error { return pay.Refund(ctx, c.ID) })
+func StepWithCompensation[T any](ctx context.Context, name string, fn func(ctx context.Context) (T, error),
+	undo func(ctx context.Context, output T) error, opts ...StepOption) (T, error) {
+	if undo == nil {
+		var zero T
+		return zero, errcode.New(errcode.JobDeclarationInvalid, "step %s: the compensator is nil", name).
+			WithFix("pass the function that undoes the step, or call Step")
 	}
+	cfg := stepConfigOf(opts)
+	cfg.compensate = func(ctx context.Context, raw json.RawMessage) error {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return errcode.Wrap(err, errcode.StepOutputUnserializable, "step %s: the stored output does not decode into the step's result type", name).
+				WithFix("keep a step's result type decodable from what earlier deploys stored")
+		}
+		return undo(ctx, v)
+	}
+	return runStep(ctx, name, fn, cfg)
 }
 
 // errReplayOnly stops a body that replays only to re-register compensators,

@@ -41,28 +41,28 @@ func (c *checkout) failing(step string) bool {
 }
 
 func (c *checkout) job(attempts int) *pipeline.Job[noInput, int] {
-	undo := func(step string) pipeline.StepOption {
-		return pipeline.Compensate(func(ctx context.Context, id string) error {
+	undo := func(step string) func(context.Context, string) error {
+		return func(ctx context.Context, id string) error {
 			if c.failing(step) {
 				return errors.New("the refund API is down")
 			}
 			c.record(step + ":" + id)
 			return nil
-		})
+		}
 	}
 	return pipeline.MustJob("checkout", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		c.mu.Lock()
 		c.attempts = append(c.attempts, run.Attempt)
 		c.mu.Unlock()
-		if _, err := pipeline.Step(ctx, "charge", func(context.Context) (string, error) { return "ch_1", nil }, undo("charge")); err != nil {
+		if _, err := pipeline.StepWithCompensation(ctx, "charge", func(context.Context) (string, error) { return "ch_1", nil }, undo("charge")); err != nil {
 			return 0, err
 		}
-		if _, err := pipeline.Step(ctx, "reserve", func(context.Context) (string, error) { return "rs_1", nil }, undo("reserve")); err != nil {
+		if _, err := pipeline.StepWithCompensation(ctx, "reserve", func(context.Context) (string, error) { return "rs_1", nil }, undo("reserve")); err != nil {
 			return 0, err
 		}
 		_, err := pipeline.Step(ctx, "ship", func(context.Context) (int, error) { return 0, errors.New("the carrier refused") })
 		return 0, err
-	}, pipeline.JobOptions[noInput]{Compensates: true, Retry: &pipeline.Retry{Attempts: attempts, Delay: time.Millisecond, MaxDelay: 5 * time.Millisecond}})
+	}, pipeline.JobOptions[noInput, int]{Compensates: true, Retry: &pipeline.Retry{Attempts: attempts, Delay: time.Millisecond, MaxDelay: 5 * time.Millisecond}})
 }
 
 func TestCompensatorsRunLastInFirstOutOnlyWhenTheRunFailsForGood(t *testing.T) {
@@ -125,9 +125,9 @@ func TestACompensatorThatKeepsFailingIsNamed(t *testing.T) {
 
 func TestCompensateNeedsTheJobToDeclareIt(t *testing.T) {
 	d := runOnce(t, "undeclared-compensation", func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
-		return pipeline.Step(ctx, "charge", func(context.Context) (int, error) { return 1, nil },
-			pipeline.Compensate(func(context.Context, int) error { return nil }))
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+		return pipeline.StepWithCompensation(ctx, "charge", func(context.Context) (int, error) { return 1, nil },
+			func(context.Context, int) error { return nil })
+	}, pipeline.JobOptions[noInput, int]{Retry: fastRetry})
 	if d.LastError.Code != string(errcode.JobDeclarationInvalid) || d.Attempt != 1 {
 		t.Fatalf("%+v", d.LastError)
 	}

@@ -40,7 +40,7 @@ func TestKeyedConcurrencyOfOneHoldsAcrossWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var overlaps atomic.Int32
-	opts := pipeline.JobOptions[keyed]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1, Key: func(in keyed) string { return in.Account }}}
+	opts := pipeline.JobOptions[keyed, int]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1, Key: func(in keyed) string { return in.Account }}}
 	j := pipeline.MustJob("per-account", func(in keyed) string { return in.K }, activeBody(pool, &overlaps), opts)
 	var ids []string
 	for i := range 8 {
@@ -76,7 +76,7 @@ func TestWhenBusyFailRefusesTheSecondRun(t *testing.T) {
 		started <- struct{}{}
 		<-release
 		return 1, nil
-	}, pipeline.JobOptions[keyed]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1, Key: func(in keyed) string { return in.Account }, WhenBusy: pipeline.Fail}})
+	}, pipeline.JobOptions[keyed, int]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1, Key: func(in keyed) string { return in.Account }, WhenBusy: pipeline.Fail}})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	first, _ := j.Enqueue(ctx, pool, keyed{K: "1", Account: "a"})
 	<-started
@@ -96,7 +96,7 @@ func TestADeadWorkersSlotIsFreedByItsTTL(t *testing.T) {
 	pool := fixtures.DB(t)
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	defer close(release)
-	opts := pipeline.JobOptions[keyed]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1}}
+	opts := pipeline.JobOptions[keyed, int]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1}}
 	hang := pipeline.MustJob("ttl", func(in keyed) string { return in.K }, func(ctx context.Context, run *pipeline.Run[keyed]) (int, error) {
 		started <- struct{}{}
 		<-release
@@ -120,12 +120,12 @@ func TestADeadWorkersSlotIsFreedByItsTTL(t *testing.T) {
 
 func TestConcurrencyKeyIsCheckedAtEnqueue(t *testing.T) {
 	j := pipeline.MustJob("bad-ckey", func(in keyed) string { return in.K }, func(context.Context, *pipeline.Run[keyed]) (int, error) { return 0, nil },
-		pipeline.JobOptions[keyed]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1, Key: func(in keyed) string { return in.Account }}})
+		pipeline.JobOptions[keyed, int]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1, Key: func(in keyed) string { return in.Account }}})
 	_, err := j.Enqueue(context.Background(), fixtures.DB(t), keyed{K: "1"})
 	if !errors.Is(err, errcode.JobDeclarationInvalid) {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := pipeline.NewJob("zero-cap", keyK, noop, pipeline.JobOptions[noInput]{Concurrency: &pipeline.Concurrency[noInput]{}}); !errors.Is(err, errcode.JobDeclarationInvalid) {
+	if _, err := pipeline.NewJob("zero-cap", keyK, noop, pipeline.JobOptions[noInput, struct{}]{Concurrency: &pipeline.Concurrency[noInput]{}}); !errors.Is(err, errcode.JobDeclarationInvalid) {
 		t.Fatalf("a cap of 0: %v", err)
 	}
 }
@@ -137,7 +137,7 @@ func TestTenantIsCheckedAtEnqueueAndAtRun(t *testing.T) {
 	j := pipeline.MustJob("tenancy", func(in keyed) string { return in.K }, func(context.Context, *pipeline.Run[keyed]) (int, error) {
 		ran.Add(1)
 		return 0, nil
-	}, pipeline.JobOptions[keyed]{Tenant: func(in keyed) string { return in.Account }, Retry: fastRetry})
+	}, pipeline.JobOptions[keyed, int]{Tenant: func(in keyed) string { return in.Account }, Retry: fastRetry})
 	if _, err := j.Enqueue(ctx, pool, keyed{K: "1", Account: "org-a"}, pipeline.EnqueueOptions{Tenant: "org-b"}); !errors.Is(err, errcode.JobTenantMismatch) {
 		t.Fatalf("enqueue: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestSharedBudgetDefersWithTheAttemptUncounted(t *testing.T) {
 		}
 		ran.Add(1)
 		return 1, nil
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1, MaxDelay: 10 * time.Minute}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 1, MaxDelay: 10 * time.Minute}})
 	w := startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	awaitStat(t, w.Stats().Deferred.Load, 1)
@@ -188,7 +188,7 @@ func TestPerTenantStartRateDefers(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
 	j := pipeline.MustJob("tenant-rate", func(in keyed) string { return in.K }, func(context.Context, *pipeline.Run[keyed]) (int, error) { return 1, nil },
-		pipeline.JobOptions[keyed]{Tenant: func(in keyed) string { return in.Account }})
+		pipeline.JobOptions[keyed, int]{Tenant: func(in keyed) string { return in.Account }})
 	a, _ := j.Enqueue(ctx, pool, keyed{K: "1", Account: "org-a"})
 	b, _ := j.Enqueue(ctx, pool, keyed{K: "2", Account: "org-a"})
 	c, _ := j.Enqueue(ctx, pool, keyed{K: "3", Account: "org-b"})

@@ -14,7 +14,7 @@ import (
 func noop(context.Context, *pipeline.Run[noInput]) (struct{}, error) { return struct{}{}, nil }
 
 func TestDeclarationFaultsAreNamedTogether(t *testing.T) {
-	_, err := pipeline.NewJob[noInput, struct{}]("", nil, nil, pipeline.JobOptions[noInput]{
+	_, err := pipeline.NewJob[noInput, struct{}]("", nil, nil, pipeline.JobOptions[noInput, struct{}]{
 		Timeout: -time.Second, StepTimeout: -1, Retry: &pipeline.Retry{Attempts: 0, Backoff: "sometimes"},
 	})
 	if !errors.Is(err, errcode.JobDeclarationInvalid) {
@@ -33,7 +33,7 @@ func TestDeclarationDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.Queue() != "default" || j.Retry() != pipeline.DefaultRetry {
+	if j.Queue() != "default" || j.Retry() != pipeline.DefaultRetry() {
 		t.Fatalf("queue %q retry %+v", j.Queue(), j.Retry())
 	}
 	m := j.Describe()
@@ -89,7 +89,7 @@ func FuzzDeclaration(f *testing.F) {
 	f.Add("job", "q", 3, "exponential", int64(1000), int64(0), int64(0), int64(0))
 	f.Add("", "", 0, "", int64(-1), int64(-1), int64(-1), int64(-1))
 	f.Fuzz(func(t *testing.T, name, queue string, attempts int, backoff string, delay, maxDelay, timeout, stepTimeout int64) {
-		j, err := pipeline.NewJob(name, keyK, noop, pipeline.JobOptions[noInput]{
+		j, err := pipeline.NewJob(name, keyK, noop, pipeline.JobOptions[noInput, struct{}]{
 			Queue: queue, Timeout: time.Duration(timeout), StepTimeout: time.Duration(stepTimeout),
 			Retry: &pipeline.Retry{Attempts: attempts, Backoff: pipeline.Backoff(backoff), Delay: time.Duration(delay), MaxDelay: time.Duration(maxDelay)},
 		})
@@ -112,12 +112,12 @@ func FuzzDeclaration(f *testing.F) {
 // A fleet-wide cap always waits: Fail is for a keyed cap only, and the
 // manifest shows it there.
 func TestAnUnkeyedCapThatFailsIsRefused(t *testing.T) {
-	_, err := pipeline.NewJob("capped", keyK, noop, pipeline.JobOptions[noInput]{
+	_, err := pipeline.NewJob("capped", keyK, noop, pipeline.JobOptions[noInput, struct{}]{
 		Concurrency: &pipeline.Concurrency[noInput]{Limit: 2, WhenBusy: pipeline.Fail}})
 	if !errors.Is(err, errcode.JobDeclarationInvalid) || !strings.Contains(err.Error(), "needs a Key") {
 		t.Fatalf("err = %v", err)
 	}
-	keyed := pipeline.MustJob("capped", keyK, noop, pipeline.JobOptions[noInput]{
+	keyed := pipeline.MustJob("capped", keyK, noop, pipeline.JobOptions[noInput, struct{}]{
 		Concurrency: &pipeline.Concurrency[noInput]{Limit: 1, Key: keyK, WhenBusy: pipeline.Fail}})
 	if m := keyed.Describe(); m.Concurrency == nil || m.Concurrency.WhenBusy != "fail" || !m.Concurrency.Keyed {
 		t.Fatalf("manifest %+v", m.Concurrency)

@@ -14,12 +14,15 @@
 //	var onboard = pipeline.MustJob("onboard-org",
 //		func(in Onboard) string { return "onboard:" + in.OrgID },
 //		func(ctx context.Context, run *pipeline.Run[Onboard]) (Summary, error) { ... },
-//		pipeline.JobOptions[Onboard]{Retry: &pipeline.Retry{Attempts: 5}})
+//		pipeline.JobOptions[Onboard, Summary]{Retry: &pipeline.Retry{Attempts: 5}})
 //
 //	res, err := onboard.Enqueue(ctx, tx, Onboard{OrgID: id}) // commits with tx
 //
 // While a live row (ready, delayed, running, suspended) holds the same name,
-// tenant and key, an enqueue answers that row with Deduped set.
+// tenant and key, an enqueue answers that row with Deduped set. Every row
+// is written by that one enqueue, a task's fire included. An optional
+// options struct is a variadic last argument throughout the package; a
+// second one is refused, never dropped.
 //
 // # The journal
 //
@@ -64,10 +67,11 @@
 //
 // # Compensation
 //
-// A job declaring Compensates registers [Compensate] on its steps. When the
-// run fails for good the compensators run last-in first-out after a durable
-// "unwinding" marker; a crash or a failing compensator is resumed within
-// [UnwindMargin] extra attempts.
+// A job declaring Compensates runs the steps it may have to undo with
+// [StepWithCompensation], whose compensator takes the step's own result
+// type. When the run fails for good the compensators run last-in first-out
+// after a durable "unwinding" marker; a crash or a failing compensator is
+// resumed within [UnwindMargin] extra attempts.
 //
 // # Coordination
 //
@@ -86,8 +90,17 @@
 //
 // [Admin] lists, shows, requeues, cancels, promotes and removes runs (one or
 // a bounded many), pauses queues and tasks, and reads workers and counters;
+// a run's [State] is typed. JobOptions.OnSettled, declared with the job,
+// hears how each run ended, with the body's typed result.
 // [Maintain] (or [MaintenanceJob] with [MaintenanceTask]) purges finished
 // runs past their retention. Workers log stable event names (jobs.*), count
 // outcomes per queue ([Worker.Outcomes], served by package pipemetrics) and
 // make an OpenTelemetry span per run and per step.
+//
+// # Migrations
+//
+// [Migrate] applies the embedded migrations of the pipe schema and records
+// each one's checksum; a released migration is frozen, and a database whose
+// applied migration differs from the shipped file is refused with
+// X_MIGRATION_CHANGED naming the version.
 package pipeline

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/options"
 )
 
 // MaxEnqueueBatch is the most inputs one EnqueueMany call takes.
@@ -47,14 +49,17 @@ type EnqueueResult struct {
 // commits or rolls back with it: rolled back, the job never existed. While a
 // live row (ready, delayed, running, suspended) holds the same name, tenant
 // and key, the enqueue answers that row with Deduped set; the first payload
-// wins.
+// wins. It takes at most one EnqueueOptions; a second is X_INVARIANT.
 func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...EnqueueOptions) (EnqueueResult, error) {
-	o := firstOptions(opts)
+	o, err := options.One("job "+j.spec.name+": enqueue", opts)
+	if err != nil {
+		return EnqueueResult{}, err
+	}
 	if o.RunID != "" && !validRunID(o.RunID) {
 		return EnqueueResult{}, errcode.New(errcode.IDInvalid, "job %s: the run id is not a lowercase UUID", j.spec.name).
 			WithFix("pass a lowercase UUID such as 0190c6f0-7a36-7cc1-a3f2-5e0c2b7d9a11, or leave RunID empty")
 	}
-	res, err := j.enqueue(ctx, db, []In{in}, o)
+	res, err := j.enqueue(ctx, db, []In{in}, o, wakeAllowed)
 	if err != nil {
 		return EnqueueResult{}, err
 	}
@@ -65,9 +70,12 @@ func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...Enqueu
 // and answers one result per input, in input order. Two inputs sharing a key
 // are one job: the second is Deduped. Every refusal comes before the first
 // write. Through a transaction the batch commits or vanishes whole; through a
-// pool it is atomic per 1,000.
+// pool it is atomic per 1,000. It takes at most one EnqueueOptions.
 func (j *Job[In, Out]) EnqueueMany(ctx context.Context, db DB, ins []In, opts ...EnqueueOptions) ([]EnqueueResult, error) {
-	o := firstOptions(opts)
+	o, err := options.One("job "+j.spec.name+": enqueue many", opts)
+	if err != nil {
+		return nil, err
+	}
 	if len(ins) > MaxEnqueueBatch {
 		return nil, errcode.New(errcode.JobEnqueueBatchTooLarge, "job %s: %d inputs is more than %d", j.spec.name, len(ins), MaxEnqueueBatch).
 			WithFix("split the inputs into batches of at most 10,000")
@@ -76,14 +84,7 @@ func (j *Job[In, Out]) EnqueueMany(ctx context.Context, db DB, ins []In, opts ..
 		return nil, errcode.New(errcode.Invariant, "job %s: EnqueueMany takes no RunID", j.spec.name).
 			WithFix("enqueue one by one to name each run")
 	}
-	return j.enqueue(ctx, db, ins, o)
-}
-
-func firstOptions(opts []EnqueueOptions) EnqueueOptions {
-	if len(opts) == 0 {
-		return EnqueueOptions{}
-	}
-	return opts[0]
+	return j.enqueue(ctx, db, ins, o, wakeAllowed)
 }
 
 var runIDPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
@@ -141,7 +142,16 @@ func (j *Job[In, Out]) prepare(ins []In, o EnqueueOptions) (*enqueueRows, error)
 	return r, nil
 }
 
-func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOptions) ([]EnqueueResult, error) {
+// wakePolicy answers whether an enqueue into queue through db notifies idle
+// workers now: wakeAllowed (the throttle) for Enqueue and EnqueueMany,
+// alwaysWake for a task's fire.
+type wakePolicy func(db DB, queue string, now time.Time) bool
+
+// alwaysWake notifies at every call.
+func alwaysWake(DB, string, time.Time) bool { return true }
+
+// enqueue is the one path every row of pipe.jobs is written by.
+func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOptions, wakes wakePolicy) ([]EnqueueResult, error) {
 	rows, err := j.prepare(ins, o)
 	if err != nil {
 		return nil, err
@@ -150,7 +160,7 @@ func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOp
 	for lo := 0; lo < len(ins); lo += enqueueChunk {
 		hi := min(lo+enqueueChunk, len(ins))
 		// The last chunk carries the wake, in its own statement.
-		wake := hi == len(ins) && wakeAllowed(db, j.spec.queue, time.Now())
+		wake := hi == len(ins) && wakes(db, j.spec.queue, time.Now())
 		if err := j.writeChunk(ctx, db, rows, lo, hi, o, wake, out); err != nil {
 			return nil, err
 		}
@@ -159,12 +169,7 @@ func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOp
 }
 
 func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo, hi int, o EnqueueOptions, wake bool, out []EnqueueResult) error {
-	var runAt *time.Time
-	if !o.RunAt.IsZero() {
-		runAt = &o.RunAt
-	}
-	args := []any{binaryIDs(r.ids[lo:hi]), binaryIDs(r.runIDs[lo:hi]), r.tenants[lo:hi], r.keys[lo:hi], r.inputs[lo:hi],
-		j.spec.name, j.spec.queue, j.spec.maxAttempts(), runAt, o.Delay, r.ckeys[lo:hi], wake, traceParent(ctx)}
+	args := j.chunkArgs(ctx, r, lo, hi, o, wake)
 	if r.freshChunkOf(db, lo, hi) && j.fresh.open() {
 		ok, err := j.insertFresh(ctx, db, args, lo, hi, r, out)
 		if ok || err != nil {
@@ -172,7 +177,7 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		}
 		j.fresh.refused()
 	}
-	rows, err := db.Query(ctx, sqlEnqueue, args...)
+	rows, err := db.Query(ctx, sqlEnqueue.SQL, sqlEnqueue.Args(args)...)
 	if err != nil {
 		return enqueueErr(ctx, j.spec.name, err)
 	}
@@ -200,6 +205,29 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		return nil
 	}
 	return j.resolveDeduped(ctx, db, r, missing, out)
+}
+
+// chunkArgs are the enqueue statement's parameters for inputs lo..hi.
+func (j *Job[In, Out]) chunkArgs(ctx context.Context, r *enqueueRows, lo, hi int, o EnqueueOptions, wake bool) pgx.NamedArgs {
+	var runAt *time.Time
+	if !o.RunAt.IsZero() {
+		runAt = &o.RunAt
+	}
+	return pgx.NamedArgs{
+		"ids":              binaryIDs(r.ids[lo:hi]),
+		"run_ids":          binaryIDs(r.runIDs[lo:hi]),
+		"tenants":          r.tenants[lo:hi],
+		"keys":             r.keys[lo:hi],
+		"inputs":           r.inputs[lo:hi],
+		"concurrency_keys": r.ckeys[lo:hi],
+		"name":             j.spec.name,
+		"queue":            j.spec.queue,
+		"max_attempts":     j.spec.maxAttempts(),
+		"run_at":           runAt,
+		"delay":            o.Delay,
+		"wake":             wake,
+		"trace_parent":     traceParent(ctx),
+	}
 }
 
 // resolveDeduped answers the live rows that held the keys of inputs the insert

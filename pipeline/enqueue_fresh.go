@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
@@ -25,18 +24,6 @@ const (
 	freshChunk    = 16
 	freshCooldown = 8
 )
-
-// sqlEnqueueFresh is the enqueue statement without its ON CONFLICT clause.
-var sqlEnqueueFresh = withoutConflict(sqlEnqueue)
-
-const liveKeyConflict = "on conflict (name, tenant, idem_key) where state in ('ready', 'delayed', 'running', 'suspended') do nothing\n"
-
-func withoutConflict(sql string) string {
-	if !strings.Contains(sql, liveKeyConflict) {
-		panic("pipeline: the enqueue statement lost its ON CONFLICT clause")
-	}
-	return strings.Replace(sql, liveKeyConflict, "", 1)
-}
 
 // freshGate counts the chunks still to go the usual way after a refusal.
 type freshGate struct{ skip atomic.Int32 }
@@ -92,13 +79,13 @@ func inTransaction(db DB) bool {
 
 // insertFresh writes inputs lo..hi with the plain insert. It answers false,
 // having written nothing, when the live-key index refused a key.
-func (j *Job[In, Out]) insertFresh(ctx context.Context, db DB, args []any, lo, hi int, r *enqueueRows, out []EnqueueResult) (bool, error) {
+func (j *Job[In, Out]) insertFresh(ctx context.Context, db DB, args pgx.NamedArgs, lo, hi int, r *enqueueRows, out []EnqueueResult) (bool, error) {
 	var n int
 	var err error
 	if inTransaction(db) {
 		n, err = freshInSavepoint(ctx, db, args)
 	} else {
-		n, err = countRows(db.Query(ctx, sqlEnqueueFresh, args...))
+		n, err = countRows(db.Query(ctx, sqlEnqueueFresh.SQL, sqlEnqueueFresh.Args(args)...))
 	}
 	if isLiveKeyConflict(err) {
 		return false, nil
@@ -118,7 +105,7 @@ func (j *Job[In, Out]) insertFresh(ctx context.Context, db DB, args []any, lo, h
 // freshInSavepoint runs the plain insert inside a savepoint, savepoint,
 // insert and release sent as one pipelined batch; a refused insert is rolled
 // back to the savepoint, leaving the caller's transaction as it was.
-func freshInSavepoint(ctx context.Context, db DB, args []any) (int, error) {
+func freshInSavepoint(ctx context.Context, db DB, args pgx.NamedArgs) (int, error) {
 	sender, ok := db.(interface {
 		SendBatch(context.Context, *pgx.Batch) pgx.BatchResults
 	})
@@ -127,7 +114,7 @@ func freshInSavepoint(ctx context.Context, db DB, args []any) (int, error) {
 	}
 	b := &pgx.Batch{}
 	b.Queue("savepoint pipe_enqueue")
-	b.Queue(sqlEnqueueFresh, args...)
+	b.Queue(sqlEnqueueFresh.SQL, sqlEnqueueFresh.Args(args)...)
 	b.Queue("release savepoint pipe_enqueue")
 	br := sender.SendBatch(ctx, b)
 	n, err := freshBatch(br)

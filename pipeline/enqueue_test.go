@@ -97,7 +97,7 @@ func TestTenantScopesTheKey(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
 	j := pipeline.MustJob("tenanted", payloadKey, func(context.Context, *pipeline.Run[payload]) (int, error) { return 0, nil },
-		pipeline.JobOptions[payload]{Tenant: func(p payload) string { return p.Note }})
+		pipeline.JobOptions[payload, int]{Tenant: func(p payload) string { return p.Note }})
 	a, _ := j.Enqueue(ctx, pool, payload{K: "same", Note: "org-a"})
 	b, err := j.Enqueue(ctx, pool, payload{K: "same", Note: "org-b"})
 	if err != nil || b.Deduped || a.ID == b.ID {

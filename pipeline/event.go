@@ -40,7 +40,7 @@ type Validator interface{ Validate() error }
 // fails T's Validate is X_JOB_EVENT_INVALID, terminal — on a hit or a replay.
 func WaitForEvent[T any](ctx context.Context, name, event string, match any, timeout time.Duration) (T, bool, error) {
 	var zero T
-	rs, _, err := beginStep(ctx, name, nil)
+	rs, err := beginStep(ctx, name)
 	if err != nil {
 		return zero, false, err
 	}

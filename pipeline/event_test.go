@@ -30,7 +30,7 @@ func approvalJob(timeout time.Duration) *pipeline.Job[noInput, string] {
 			return "timed out", err
 		}
 		return a.By, nil
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, string]{Retry: fastRetry})
 }
 
 func TestPublishedEventWakesTheWaitingRun(t *testing.T) {

@@ -45,7 +45,7 @@ func Example() {
 			})
 			return Summary{OrgID: org}, err
 		},
-		pipeline.JobOptions[Onboard]{Retry: &pipeline.Retry{Attempts: 5}, Timeout: time.Minute},
+		pipeline.JobOptions[Onboard, Summary]{Retry: &pipeline.Retry{Attempts: 5}, Timeout: time.Minute},
 	)
 
 	tx, err := pool.Begin(ctx)

@@ -34,7 +34,7 @@ func faultJob(name string) *pipeline.Job[faultIn, int] {
 			}
 			_, err := pipeline.Step(ctx, "after", func(context.Context) (int, error) { return 2, nil })
 			return run.Attempt, err
-		}, pipeline.JobOptions[faultIn]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond}})
+		}, pipeline.JobOptions[faultIn, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond}})
 }
 
 // poolWith answers a pool on url, closed when the test ends, after running
@@ -188,7 +188,7 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 			at = next
 		}
 		return run.Attempt, nil
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond}})
 	res, err := job.Enqueue(ctx, pool, noInput{K: "a"})
 	if err != nil {
 		t.Fatal(err)

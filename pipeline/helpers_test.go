@@ -48,7 +48,7 @@ func startWorker(t *testing.T, pool *pgxpool.Pool, cfg pipeline.WorkerConfig, jo
 }
 
 // awaitState waits until the job is in one of states and answers it.
-func awaitState(t *testing.T, pool *pgxpool.Pool, id string, states ...string) *pipeline.RunDetail {
+func awaitState(t *testing.T, pool *pgxpool.Pool, id string, states ...pipeline.State) *pipeline.RunDetail {
 	t.Helper()
 	admin := pipeline.NewAdmin(pool)
 	deadline := time.Now().Add(20 * time.Second)

@@ -91,7 +91,7 @@ func TestHoldInsideAStepIsRefused(t *testing.T) {
 			_, err := pipeline.Hold(ctx)
 			return 0, err
 		})
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 1}})
 	d, _ := fixtures.Run(t, pool, job, noInput{K: "a"})
 	if d.State != "dead" || d.LastError.Code != string(errcode.Invariant) {
 		t.Fatalf("%s: %+v", d.State, d.LastError)

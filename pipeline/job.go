@@ -13,15 +13,16 @@ import (
 // is stored, as JSON, on the finished row.
 type Body[In, Out any] func(ctx context.Context, run *Run[In]) (Out, error)
 
-// JobOptions are a job's optional settings. Each field's comment gives its
-// default; a bad value is refused by [NewJob] with X_JOB_DECLARATION_INVALID.
-type JobOptions[In any] struct {
+// JobOptions are a job's optional settings, typed by the job's input and
+// result. Each field's comment gives its default; a bad value is refused by
+// [NewJob] with X_JOB_DECLARATION_INVALID.
+type JobOptions[In, Out any] struct {
 	// Queue is the named pool the job runs in. Default "default".
 	Queue string
 	// Tenant answers the tenant a run acts for. Nil means the job has no
 	// tenant; idempotency keys are scoped by name and tenant.
 	Tenant func(In) string
-	// Retry is the retry policy. Nil means [DefaultRetry].
+	// Retry is the retry policy. Nil means [DefaultRetry]'s.
 	Retry *Retry
 	// Timeout caps one attempt: at the deadline the body's context is
 	// cancelled with X_JOB_TIMEOUT, then the attempt fails. Zero means no
@@ -35,7 +36,8 @@ type JobOptions[In any] struct {
 	EventPoll time.Duration
 	// Concurrency caps simultaneous runs fleet-wide, or per key. Nil: no cap.
 	Concurrency *Concurrency[In]
-	// Compensates lets steps register a compensator (see [Compensate]):
+	// Compensates lets steps register a compensator (see
+	// [StepWithCompensation]):
 	// when the run fails for good, the compensators run last-in first-out.
 	// The row carries UnwindMargin attempts beyond Retry.Attempts so a crash
 	// during the unwind is resumed.
@@ -46,6 +48,14 @@ type JobOptions[In any] struct {
 	// [Registry.Verify] asks every job without starting anything (the CLI's
 	// `pipe verify`). Default none: nothing to check.
 	Verify func(ctx context.Context, db DB) error
+	// OnSettled, when set, is told once a run's ending landed: completed
+	// (with the body's result), dead-lettered, dropped or refused — never a
+	// retry, a suspension, a drain, or a run cancelled or removed by a
+	// caller. At most once per ending (a worker killed between the settle
+	// and the hook never runs it); three tries inside [OnSettledTimeout],
+	// then X_JOB_ON_SETTLED_FAILED is logged and the row is untouched. What
+	// must be recorded for certain belongs in a step. Default none.
+	OnSettled func(ctx context.Context, s Settled[In, Out]) error
 }
 
 // UnwindMargin is how many attempts a compensating job's row carries beyond
@@ -82,12 +92,11 @@ const (
 // Job is a declared job: what to run, how it dedupes and how it retries. It
 // is safe for concurrent use. Declare it once, at start-up, with [NewJob].
 type Job[In, Out any] struct {
-	spec      jobSpec
-	key       func(In) string
-	body      Body[In, Out]
-	opts      JobOptions[In]
-	fresh     *freshGate // see enqueue_fresh.go
-	onSettled func(ctx context.Context, s Settled[In, Out]) error
+	spec  jobSpec
+	key   func(In) string
+	body  Body[In, Out]
+	opts  JobOptions[In, Out]
+	fresh *freshGate // see enqueue_fresh.go
 }
 
 // jobSpec is the resolved, type-free part of a declaration the worker reads.
@@ -109,8 +118,8 @@ type jobSpec struct {
 // required arguments; leaving one out does not compile, and passing nil or an
 // empty name is refused. Every fault in the declaration is named in one
 // X_JOB_DECLARATION_INVALID error.
-func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], opts ...JobOptions[In]) (*Job[In, Out], error) {
-	var o JobOptions[In]
+func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], opts ...JobOptions[In, Out]) (*Job[In, Out], error) {
+	var o JobOptions[In, Out]
 	if len(opts) > 1 {
 		return nil, declarationError(name, []string{"pass at most one JobOptions"})
 	}
@@ -143,7 +152,7 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 
 // MustJob is [NewJob] that panics on a bad declaration, for package-level
 // variables.
-func MustJob[In, Out any](name string, key func(In) string, body Body[In, Out], opts ...JobOptions[In]) *Job[In, Out] {
+func MustJob[In, Out any](name string, key func(In) string, body Body[In, Out], opts ...JobOptions[In, Out]) *Job[In, Out] {
 	j, err := NewJob(name, key, body, opts...)
 	if err != nil {
 		panic(err)
@@ -163,7 +172,7 @@ func resolveSpec(name, queue string, retry *Retry, timeout, stepTimeout time.Dur
 	} else if strings.TrimSpace(queue) == "" || len(queue) > 100 {
 		faults = append(faults, "the queue name is blank or longer than 100 characters")
 	}
-	r := DefaultRetry
+	r := DefaultRetry()
 	if retry != nil {
 		r = retry.withDefaults()
 		faults = append(faults, retry.faults()...)

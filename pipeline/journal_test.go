@@ -28,7 +28,7 @@ func TestTheJournalReadsAsOneAcrossTheRowAndTheEventsTable(t *testing.T) {
 			return 0, errors.New("not yet")
 		}
 		return run.Attempt, nil
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: failures + 1, Backoff: pipeline.Fixed, Delay: time.Nanosecond, NoJitter: true}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: failures + 1, Backoff: pipeline.Fixed, Delay: time.Nanosecond, NoJitter: true}})
 	res, err := job.Enqueue(ctx, pool, noInput{K: "j"})
 	if err != nil {
 		t.Fatal(err)

@@ -75,13 +75,13 @@ func TestFinalAttemptLapseIsBuriedByTheNextClaimAndHeard(t *testing.T) {
 	pool := fixtures.DB(t)
 	started, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
+	heard := make(chan pipeline.Settled[noInput, int], 2)
 	hang := pipeline.MustJob("lapse-final", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		close(started)
 		<-release
 		return 0, nil
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 1}})
-	heard := make(chan pipeline.Settled[noInput, int], 2)
-	hang.OnSettled(func(_ context.Context, s pipeline.Settled[noInput, int]) error { heard <- s; return nil })
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 1},
+		OnSettled: func(_ context.Context, s pipeline.Settled[noInput, int]) error { heard <- s; return nil }})
 	startWorker(t, pool, pipeline.WorkerConfig{ID: "a", Queues: map[string]int{"default": 1}, Lease: 200 * time.Millisecond, Heartbeat: time.Hour}, hang)
 	res, _ := hang.Enqueue(ctx, pool, noInput{K: "x"})
 	<-started

@@ -20,9 +20,10 @@ var migrationFiles embed.FS
 const migrateLock = 7_401_190_238_117
 
 type migration struct {
-	version int
-	name    string
-	sql     string
+	version  int
+	name     string
+	sql      string
+	checksum string // see checksumOf
 }
 
 // Migrate applies pipe's embedded migrations to the database db reaches,
@@ -30,6 +31,14 @@ type migration struct {
 // "pipe" schema. Re-running is a no-op; two processes migrating at once are
 // safe (the second waits, then finds nothing to do). It answers the versions
 // it applied.
+//
+// Released migrations are frozen: each applied migration's checksum is
+// recorded, and a database whose applied migration differs from the file of
+// the same version is refused before anything is applied, with
+// X_MIGRATION_CHANGED naming the version (Meta "version"); so is a migration
+// older than the newest one the database has, which would run out of order.
+// A database migrated before checksums were recorded (migration 13) gets
+// them on its upgrade.
 func Migrate(ctx context.Context, db DB) ([]int, error) {
 	all, err := loadMigrations()
 	if err != nil {
@@ -46,15 +55,16 @@ func Migrate(ctx context.Context, db DB) ([]int, error) {
 	if _, err := tx.Exec(ctx, bootstrapSQL); err != nil {
 		return nil, migrateErr(err, "bootstrap")
 	}
-	done, err := appliedVersions(ctx, tx)
+	done, err := readApplied(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := pendingMigrations(all, done)
 	if err != nil {
 		return nil, err
 	}
 	var applied []int
-	for _, m := range all {
-		if done[m.version] {
-			continue
-		}
+	for _, m := range pending {
 		if _, err := tx.Exec(ctx, m.sql); err != nil {
 			return nil, migrateErr(err, fmt.Sprintf("apply %04d_%s", m.version, m.name))
 		}
@@ -62,6 +72,9 @@ func Migrate(ctx context.Context, db DB) ([]int, error) {
 			return nil, migrateErr(err, "record")
 		}
 		applied = append(applied, m.version)
+	}
+	if err := recordChecksums(ctx, tx, all); err != nil {
+		return nil, err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return nil, migrateErr(err, "commit")
@@ -78,6 +91,8 @@ func LatestMigration() int {
 	return all[len(all)-1].version
 }
 
+// bootstrapSQL is the migrations table as it was first released; migration
+// 13 adds its checksum column.
 const bootstrapSQL = `
 create schema if not exists pipe;
 create table if not exists pipe.migrations (
@@ -85,23 +100,6 @@ create table if not exists pipe.migrations (
     name       text        not null,
     applied_at timestamptz not null default now()
 )`
-
-func appliedVersions(ctx context.Context, db DB) (map[int]bool, error) {
-	rows, err := db.Query(ctx, `select version from pipe.migrations`)
-	if err != nil {
-		return nil, migrateErr(err, "read versions")
-	}
-	defer rows.Close()
-	done := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, migrateErr(err, "read versions")
-		}
-		done[v] = true
-	}
-	return done, migrateErr(rows.Err(), "read versions")
-}
 
 func loadMigrations() ([]migration, error) {
 	entries, err := fs.ReadDir(migrationFiles, "migrations")
@@ -120,7 +118,7 @@ func loadMigrations() ([]migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, migration{version: v, name: name, sql: string(body)})
+		out = append(out, migration{version: v, name: name, sql: string(body), checksum: checksumOf(body)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
 	return out, nil

@@ -134,7 +134,7 @@ func TestCountersMoveWithTheSettleAndMaintainPurges(t *testing.T) {
 			return 0, errors.New("no")
 		}
 		return 1, nil
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond}})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	a, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	b, _ := j.Enqueue(ctx, pool, noInput{K: "bad"})

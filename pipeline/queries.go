@@ -2,13 +2,14 @@ package pipeline
 
 import (
 	"embed"
-	"strings"
 
 	"github.com/pipekit/pipe/internal/sqlfile"
 )
 
 // The statements the core runs live in queries/*.sql, one statement a file,
-// so they can be read (and EXPLAINed) as SQL.
+// so they can be read (and EXPLAINed) as SQL. A statement with more than six
+// parameters names them (@ids), rewritten to positional ones once, at start
+// (sqlfile.NewNamed).
 //
 //go:embed queries/*.sql
 var queryFiles embed.FS
@@ -16,9 +17,10 @@ var queryFiles embed.FS
 var mustQuery = sqlfile.Reader(queryFiles, "pipeline")
 
 var (
-	sqlEnqueue    = mustQuery("enqueue")
-	sqlLiveByKeys = mustQuery("live_by_keys")
-	sqlNotify     = mustQuery("notify")
+	sqlEnqueue      = sqlfile.NewNamed(mustQuery("enqueue"))
+	sqlEnqueueFresh = sqlfile.NewNamed(mustQuery("enqueue_fresh")) // enqueue without ON CONFLICT: see enqueue_fresh.go
+	sqlLiveByKeys   = mustQuery("live_by_keys")
+	sqlNotify       = mustQuery("notify")
 )
 
 var (
@@ -33,8 +35,8 @@ var (
 )
 
 var (
-	sqlListForward  = strings.NewReplacer("CMP", "<", "DIR", "desc").Replace(mustQuery("list"))
-	sqlListBackward = strings.NewReplacer("CMP", ">", "DIR", "asc").Replace(mustQuery("list"))
+	sqlListForward  = sqlfile.NewNamed(mustQuery("list_forward"))
+	sqlListBackward = sqlfile.NewNamed(mustQuery("list_backward"))
 )
 
 var sqlShow = mustQuery("show")
@@ -46,7 +48,7 @@ var (
 )
 
 var (
-	sqlSuspend      = mustQuery("suspend")
+	sqlSuspend      = sqlfile.NewNamed(mustQuery("suspend"))
 	sqlPublishEvent = mustQuery("publish_event")
 	sqlFindEvent    = mustQuery("find_event")
 )

@@ -15,7 +15,7 @@ type Registrable interface {
 	Describe() Manifest
 	declaration() *jobSpec
 	execute(ctx context.Context, row *claimed) ([]byte, error)
-	settled(outcome string, row *claimed, result, record json.RawMessage) error
+	settled(outcome Outcome, row *claimed, result, record json.RawMessage) error
 	verify(ctx context.Context, db DB) error
 }
 

@@ -54,7 +54,7 @@ func restartUnderLoad(t *testing.T, lease, outage time.Duration) {
 			}
 			return 1, nil
 		})
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond}})
 	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 16}, Lease: lease, Logger: slog.New(logs)}, job, slow)
 
 	awaitSettledCount(t, pool, runs/8)

@@ -37,18 +37,27 @@ type Retry struct {
 	NoDeadLetter bool
 }
 
-// DefaultRetry is the policy of a job that declares none.
-var DefaultRetry = Retry{Attempts: 3, Backoff: Exponential, Delay: time.Second, MaxDelay: time.Hour}
+// DefaultRetry answers the policy of a job that declares none: 3 attempts,
+// exponential from 1s, at most 1h apart, with jitter, dead-lettered.
+func DefaultRetry() Retry {
+	return Retry{Attempts: 3, Backoff: Exponential, Delay: defaultRetryDelay, MaxDelay: defaultRetryMaxDelay}
+}
+
+// The defaults of Retry's durations.
+const (
+	defaultRetryDelay    = time.Second
+	defaultRetryMaxDelay = time.Hour
+)
 
 func (r Retry) withDefaults() Retry {
 	if r.Backoff == "" {
 		r.Backoff = Exponential
 	}
 	if r.Delay == 0 {
-		r.Delay = DefaultRetry.Delay
+		r.Delay = defaultRetryDelay
 	}
 	if r.MaxDelay == 0 {
-		r.MaxDelay = DefaultRetry.MaxDelay
+		r.MaxDelay = defaultRetryMaxDelay
 	}
 	return r
 }

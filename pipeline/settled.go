@@ -8,12 +8,15 @@ import (
 	"github.com/pipekit/pipe/errcode"
 )
 
-// How a run ended, as OnSettled hears it.
+// Outcome is how a run ended, as an OnSettled hook hears it.
+type Outcome string
+
+// The outcomes an OnSettled hook hears.
 const (
-	OutcomeCompleted    = "completed"
-	OutcomeDeadLettered = "dead-lettered"
-	OutcomeDropped      = "dropped" // failed for good on a job with NoDeadLetter
-	OutcomeRefused      = "refused" // WhenBusy Fail over a busy key
+	OutcomeCompleted    Outcome = "completed"
+	OutcomeDeadLettered Outcome = "dead-lettered"
+	OutcomeDropped      Outcome = "dropped" // failed for good on a job with NoDeadLetter
+	OutcomeRefused      Outcome = "refused" // WhenBusy Fail over a busy key
 )
 
 // OnSettledTimeout bounds one OnSettled hook's three tries.
@@ -23,28 +26,18 @@ const OnSettledTimeout = 30 * time.Second
 // when the stored payload no longer decodes), the result of a completed run,
 // and the error of one that failed.
 type Settled[In, Out any] struct {
-	Outcome string
+	Outcome Outcome
 	ID      string
 	Input   *In
 	Result  Out
 	Error   *ErrorRecord
 }
 
-// OnSettled sets a hook called once a run's ending landed: completed,
-// dead-lettered, dropped or refused — never for a retry, a suspension, a
-// drain, or a run cancelled or removed by a caller. At most once per ending
-// (a worker killed between the settle and the hook never runs it); three
-// tries inside OnSettledTimeout, then X_JOB_ON_SETTLED_FAILED is logged and
-// the row is untouched. What must be recorded for certain belongs in a step.
-// Call it at declaration, before a worker starts.
-func (j *Job[In, Out]) OnSettled(hook func(ctx context.Context, s Settled[In, Out]) error) *Job[In, Out] {
-	j.onSettled = hook
-	return j
-}
-
-// settled runs the hook for one ending; it answers the hook's final error.
-func (j *Job[In, Out]) settled(outcome string, row *claimed, result, record json.RawMessage) error {
-	if j.onSettled == nil {
+// settled runs the declared OnSettled hook for one ending; it answers the
+// hook's final error.
+func (j *Job[In, Out]) settled(outcome Outcome, row *claimed, result, record json.RawMessage) error {
+	hook := j.opts.OnSettled
+	if hook == nil {
 		return nil
 	}
 	s := Settled[In, Out]{Outcome: outcome, ID: row.id.String()}
@@ -63,7 +56,7 @@ func (j *Job[In, Out]) settled(outcome string, row *claimed, result, record json
 	defer cancel()
 	var err error
 	for range 3 {
-		if err = j.onSettled(ctx, s); err == nil || ctx.Err() != nil {
+		if err = hook(ctx, s); err == nil || ctx.Err() != nil {
 			break
 		}
 	}
@@ -71,7 +64,7 @@ func (j *Job[In, Out]) settled(outcome string, row *claimed, result, record json
 }
 
 // notifySettled runs a job's OnSettled hook and logs a hook that kept failing.
-func (w *Worker) notifySettled(outcome string, row *claimed, result, record json.RawMessage) {
+func (w *Worker) notifySettled(outcome Outcome, row *claimed, result, record json.RawMessage) {
 	job, ok := w.cfg.Registry.Lookup(row.name)
 	if !ok {
 		return

@@ -17,13 +17,7 @@ func TestOnSettledHearsEachEndingOnce(t *testing.T) {
 	var mu sync.Mutex
 	heard := map[string]string{}
 	tries := 0
-	j := pipeline.MustJob("settled", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
-		if run.Input.K == "bad" {
-			return 0, errors.New("no")
-		}
-		return 7, nil
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond}})
-	j.OnSettled(func(ctx context.Context, s pipeline.Settled[noInput, int]) error {
+	hook := func(ctx context.Context, s pipeline.Settled[noInput, int]) error {
 		mu.Lock()
 		defer mu.Unlock()
 		tries++
@@ -32,15 +26,21 @@ func TestOnSettledHearsEachEndingOnce(t *testing.T) {
 		}
 		switch s.Outcome {
 		case pipeline.OutcomeCompleted:
-			heard[s.Input.K] = s.Outcome
+			heard[s.Input.K] = string(s.Outcome)
 			if s.Result != 7 {
 				t.Errorf("result %d", s.Result)
 			}
 		default:
-			heard[s.Input.K] = s.Outcome + ":" + s.Error.Message
+			heard[s.Input.K] = string(s.Outcome) + ":" + s.Error.Message
 		}
 		return nil
-	})
+	}
+	j := pipeline.MustJob("settled", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		if run.Input.K == "bad" {
+			return 0, errors.New("no")
+		}
+		return 7, nil
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond}, OnSettled: hook})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	good, _ := j.Enqueue(ctx, pool, noInput{K: "good"})
 	awaitState(t, pool, good.ID, "done")

@@ -14,7 +14,7 @@ import (
 // whatever process claims it after the wake time; there Sleep answers nil.
 // A suspension is control flow: it spends no attempt. 72h is safe.
 func Sleep(ctx context.Context, name string, d time.Duration) error {
-	rs, _, err := beginStep(ctx, name, nil)
+	rs, err := beginStep(ctx, name)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func TestFencedTxStoresStatusWithTheEffect(t *testing.T) {
 		}
 		// A nil status keeps the stored document.
 		return prev.Writes, pipeline.FencedTx(ctx, func(ctx context.Context, tx pgx.Tx) (any, error) { return nil, nil })
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
 	res, err := job.Enqueue(ctx, pool, noInput{K: "a"})
 	if err != nil {
 		t.Fatal(err)
@@ -163,10 +163,10 @@ func TestFencedProgressGivesBackSpentAttempts(t *testing.T) {
 			return 0, errors.Join(err, errors.New("fails after committing a batch"))
 		}
 		return len(attempts), nil
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
 	stuck := pipeline.MustJob("stuck", keyK, func(ctx context.Context, r *pipeline.Run[noInput]) (int, error) {
 		return 0, errors.New("fails before committing anything")
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 1}})
 	a, _ := progressing.Enqueue(ctx, pool, noInput{K: "a"})
 	b, _ := stuck.Enqueue(ctx, pool, noInput{K: "b"})
 	startWorker(t, pool, pipeline.WorkerConfig{}, progressing, stuck)

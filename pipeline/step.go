@@ -30,8 +30,13 @@ func Once() StepOption { return func(c *stepConfig) { c.once = true } }
 // its replay key: unique in one run (else X_STEP_DUPLICATE), stable across
 // deploys. fn's context carries the step ceiling and the run's cancellation.
 func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) (T, error), opts ...StepOption) (T, error) {
+	return runStep(ctx, name, fn, stepConfigOf(opts))
+}
+
+// runStep is Step with its options applied.
+func runStep[T any](ctx context.Context, name string, fn func(ctx context.Context) (T, error), cfg stepConfig) (T, error) {
 	var zero T
-	rs, cfg, err := beginStep(ctx, name, opts)
+	rs, err := beginStep(ctx, name)
 	if err != nil {
 		return zero, err
 	}
@@ -74,7 +79,7 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 // answers the stored result without calling fn.
 func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context, tx pgx.Tx) (T, error)) (T, error) {
 	var zero T
-	rs, _, err := beginStep(ctx, name, nil)
+	rs, err := beginStep(ctx, name)
 	if err != nil {
 		return zero, err
 	}
@@ -105,24 +110,28 @@ func StepTx[T any](ctx context.Context, name string, fn func(ctx context.Context
 	return decodeStep[T](name, raw)
 }
 
-func beginStep(ctx context.Context, name string, opts []StepOption) (*runState, stepConfig, error) {
+func stepConfigOf(opts []StepOption) stepConfig {
 	var cfg stepConfig
 	for _, o := range opts {
 		o(&cfg)
 	}
+	return cfg
+}
+
+func beginStep(ctx context.Context, name string) (*runState, error) {
 	rs := runFrom(ctx)
 	if rs == nil {
-		return nil, cfg, errcode.New(errcode.Invariant, "step %s: called outside a job body", name).
+		return nil, errcode.New(errcode.Invariant, "step %s: called outside a job body", name).
 			WithFix("call steps only with the context the worker passed to the body")
 	}
 	if err := checkStepName(name); err != nil {
-		return nil, cfg, err
+		return nil, err
 	}
 	if !rs.claimName(name) {
-		return nil, cfg, errcode.New(errcode.StepDuplicate, "job %s: two steps are named %s in one run", rs.spec.name, name).
+		return nil, errcode.New(errcode.StepDuplicate, "job %s: two steps are named %s in one run", rs.spec.name, name).
 			WithFix("give each step in a run its own name; step names are the replay key")
 	}
-	return rs, cfg, nil
+	return rs, nil
 }
 
 func checkStepName(name string) error {

@@ -14,7 +14,7 @@ import (
 	"github.com/pipekit/pipe/pipeline"
 )
 
-func runOnce(t *testing.T, name string, body pipeline.Body[noInput, int], opts ...pipeline.JobOptions[noInput]) *pipeline.RunDetail {
+func runOnce(t *testing.T, name string, body pipeline.Body[noInput, int], opts ...pipeline.JobOptions[noInput, int]) *pipeline.RunDetail {
 	t.Helper()
 	pool := fixtures.DB(t)
 	j := pipeline.MustJob(name, keyK, body, opts...)
@@ -32,7 +32,7 @@ func TestDuplicateStepNameIsTerminal(t *testing.T) {
 			return 0, err
 		}
 		return pipeline.Step(ctx, "same", func(context.Context) (int, error) { return 2, nil })
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, int]{Retry: fastRetry})
 	if d.State != "dead" || d.Attempt != 1 || d.LastError.Code != string(errcode.StepDuplicate) {
 		t.Fatalf("state %s attempt %d error %+v", d.State, d.Attempt, d.LastError)
 	}
@@ -42,7 +42,7 @@ func TestUnserializableStepOutputIsTerminal(t *testing.T) {
 	d := runOnce(t, "chan-step", func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		_, err := pipeline.Step(ctx, "chan", func(context.Context) (chan int, error) { return make(chan int), nil })
 		return 0, err
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, int]{Retry: fastRetry})
 	if d.State != "dead" || d.Attempt != 1 || d.LastError.Code != string(errcode.StepOutputUnserializable) {
 		t.Fatalf("state %s attempt %d error %+v", d.State, d.Attempt, d.LastError)
 	}
@@ -51,7 +51,7 @@ func TestUnserializableStepOutputIsTerminal(t *testing.T) {
 func TestReservedStepNamesAreRefused(t *testing.T) {
 	d := runOnce(t, "reserved-step", func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		return pipeline.Step(ctx, "compensate:charge", func(context.Context) (int, error) { return 1, nil })
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, int]{Retry: fastRetry})
 	if d.State != "dead" || d.LastError.Code != string(errcode.JobDeclarationInvalid) {
 		t.Fatalf("state %s error %+v", d.State, d.LastError)
 	}
@@ -70,7 +70,7 @@ func TestStepTimeoutCapsOneStep(t *testing.T) {
 			<-ctx.Done()
 			return 0, ctx.Err()
 		})
-	}, pipeline.JobOptions[noInput]{StepTimeout: 20 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
+	}, pipeline.JobOptions[noInput, int]{StepTimeout: 20 * time.Millisecond, Retry: &pipeline.Retry{Attempts: 1}})
 	if d.LastError.Code != string(errcode.StepTimeout) {
 		t.Fatalf("%+v", d.LastError)
 	}
@@ -96,7 +96,7 @@ func TestStepTxCommitsTheEffectWithTheCompletionOrNeither(t *testing.T) {
 			}
 			return 5, nil
 		})
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, int]{Retry: fastRetry})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "done")
@@ -119,7 +119,7 @@ func TestOnceStepWithUnknownOutcomeStopsAndIsResolved(t *testing.T) {
 			}
 			return 99, nil
 		}, pipeline.Once())
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, int]{Retry: fastRetry})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	admin := pipeline.NewAdmin(pool)
 

@@ -39,7 +39,11 @@ func (s *store) suspend(ctx context.Context, row *claimed, sp *suspension) (bool
 		event, match, since = sp.wait.event, sp.wait.match, sp.wait.since
 	}
 	var id [16]byte
-	err := s.pool.QueryRow(ctx, sqlSuspend, row.id, row.claims, sp.until, sp.kind, sp.step, sp.data, event, match, since).Scan(&id)
+	err := s.pool.QueryRow(ctx, sqlSuspend.SQL, sqlSuspend.Args(pgx.NamedArgs{
+		"id": row.id, "claims": row.claims, "until": sp.until,
+		"kind": sp.kind, "step": sp.step, "data": sp.data,
+		"event": event, "match": match, "since": since,
+	})...).Scan(&id)
 	if err == pgx.ErrNoRows {
 		return false, nil
 	}

@@ -110,7 +110,7 @@ func (t *Task) entryFaults() []string {
 	}
 	var out []string
 	for i, e := range t.entries {
-		if e.build == nil {
+		if e.enqueue == nil {
 			out = append(out, fmt.Sprintf("entry %d has no job or no input function", i))
 		}
 	}

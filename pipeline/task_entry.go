@@ -1,9 +1,10 @@
 package pipeline
 
 import (
+	"context"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 )
 
 // Occurrence is what an entry is told about the fire it builds an input for.
@@ -20,37 +21,29 @@ type Occurrence struct {
 
 // TaskEntry is one job an occurrence enqueues. Make it with [Entry].
 type TaskEntry struct {
-	build func(Occurrence) (entryRow, error)
-}
-
-// entryRow is one job row a fire inserts.
-type entryRow struct {
-	id                  uuid.UUID
-	name, queue, tenant string
-	key                 string
-	input               []byte
-	attempts            int32
-	ckey                *string // nil: the job has no concurrency cap
+	// enqueue writes the entry's run for o through tx and reports whether
+	// it queued a new row (false: deduped onto a live run).
+	enqueue func(ctx context.Context, tx pgx.Tx, o Occurrence) (bool, error)
 }
 
 // Entry makes a task entry that enqueues job with the input built from each
-// occurrence. The row is prepared by the enqueue's own code (idempotency key,
-// tenant, concurrency key, queue, attempts), and a key a live run holds is
-// not queued again: a key derived from the occurrence makes one run per
-// occurrence, and a constant key makes a fire a no-op while the previous run
-// is still live.
+// occurrence. The run is written by the enqueue's own path (idempotency key,
+// tenant, concurrency key, queue, attempts, the journal's enqueued
+// transition, the trace parent), in the fire's transaction, and a key a live
+// run holds is not queued again: a key derived from the occurrence makes one
+// run per occurrence, and a constant key makes a fire a no-op while the
+// previous run is still live.
 func Entry[In, Out any](job *Job[In, Out], input func(Occurrence) In) TaskEntry {
 	if job == nil || input == nil {
 		return TaskEntry{}
 	}
-	return TaskEntry{build: func(o Occurrence) (entryRow, error) {
-		// The enqueue's own preparation: key, JSON input, tenant and
-		// concurrency key are checked and derived exactly as Enqueue does.
-		r, err := job.prepare([]In{input(o)}, EnqueueOptions{})
+	return TaskEntry{enqueue: func(ctx context.Context, tx pgx.Tx, o Occurrence) (bool, error) {
+		// A fire is rare and its run is due now: it wakes the queue
+		// whatever the enqueue throttle says.
+		res, err := job.enqueue(ctx, tx, []In{input(o)}, EnqueueOptions{}, alwaysWake)
 		if err != nil {
-			return entryRow{}, err
+			return false, err
 		}
-		return entryRow{id: r.ids[0], name: job.spec.name, queue: job.spec.queue, tenant: r.tenants[0],
-			key: r.keys[0], input: r.inputs[0], attempts: int32(job.spec.maxAttempts()), ckey: r.ckeys[0]}, nil
+		return !res[0].Deduped, nil
 	}}
 }

@@ -2,66 +2,56 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 
-	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/pipekit/pipe/errcode"
 )
 
 var sqlTaskFire = mustQuery("task_fire")
 
-// fireResult is what one fire statement did.
+// fireResult is what one fire did.
 type fireResult struct {
 	hit      bool // the watermark moved: the occurrence is fired
 	inserted int  // job rows written; the rest deduped onto live runs
 	entries  int
 }
 
-// fireOccurrence runs f for t as leader holder: one statement moves the
-// watermark from f.prev to f.through and inserts the occurrence's jobs, or,
-// if the watermark moved on, the task is paused or holder's lease lapsed,
-// does nothing.
+// fireOccurrence runs f for t as leader holder in one transaction: it moves
+// the watermark from f.prev to f.through, then enqueues the occurrence's
+// jobs through the enqueue's own path — or, if the watermark moved on, the
+// task is paused or holder's lease lapsed, does nothing.
 func fireOccurrence(ctx context.Context, db DB, holder string, t *Task, f fire) (fireResult, error) {
 	occ := Occurrence{Task: t.name, At: f.at.In(t.loc), Through: f.through.In(t.loc)}
-	cols, err := t.entryColumns(occ)
-	if err != nil {
-		return fireResult{}, err
-	}
-	res := fireResult{entries: len(cols.ids)}
-	var woken int
-	err = db.QueryRow(ctx, sqlTaskFire, t.name, holder, f.prev, f.through, f.at,
-		cols.ids, cols.names, cols.queues, cols.tenants, cols.keys, cols.inputs, cols.attempts, cols.ckeys).
-		Scan(&res.hit, &res.inserted, &woken)
+	res := fireResult{entries: len(t.entries)}
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, sqlTaskFire, t.name, holder, f.prev, f.through, f.at).Scan(&res.hit)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range t.entries {
+			queued, err := e.enqueue(ctx, tx, occ)
+			if err != nil {
+				return err
+			}
+			if queued {
+				res.inserted++
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return fireResult{}, taskStoreErr(t.name, "fire", err)
 	}
 	return res, nil
 }
 
-// entryColumns is the column-wise form of an occurrence's jobs.
-type entryColumns struct {
-	ids                          []uuid.UUID
-	names, queues, tenants, keys []string
-	inputs                       [][]byte
-	attempts                     []int32
-	ckeys                        []*string
-}
-
-func (t *Task) entryColumns(o Occurrence) (*entryColumns, error) {
-	c := &entryColumns{}
-	for _, e := range t.entries {
-		r, err := e.build(o)
-		if err != nil {
-			return nil, err
-		}
-		c.ids, c.names, c.queues = append(c.ids, r.id), append(c.names, r.name), append(c.queues, r.queue)
-		c.tenants, c.keys, c.inputs = append(c.tenants, r.tenant), append(c.keys, r.key), append(c.inputs, r.input)
-		c.attempts, c.ckeys = append(c.attempts, r.attempts), append(c.ckeys, r.ckey)
-	}
-	return c, nil
-}
-
 // taskStoreErr wraps a store error once, naming the task and the statement,
-// never quoting the driver's message.
+// never quoting the driver's message; an error already coded (an entry's
+// refused input, the enqueue's own) keeps its code.
 func taskStoreErr(task, what string, err error) error {
 	return errcode.Postgres(context.Background(), err, "task "+task+": "+what)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
 // fireSetup arms task at mark and gives holder the lease, with the database
@@ -143,13 +144,16 @@ type account struct {
 }
 
 // The fire writes the row an Enqueue of the same input writes, column for
-// column, so a scheduled run is capped, tenanted and retried like any other.
+// column — through the same statement: its enqueued transition is in the
+// row, not a pipe.events row, and it carries the firing context's trace —
+// so a scheduled run is capped, tenanted, journalled and retried like any
+// other.
 func TestFireWritesTheRowEnqueueWrites(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
 	job, err := pipeline.NewJob("sync-account", func(in account) string { return in.Org + "@" + in.At.Format(time.RFC3339) },
 		func(context.Context, *pipeline.Run[account]) (struct{}, error) { return struct{}{}, nil },
-		pipeline.JobOptions[account]{
+		pipeline.JobOptions[account, struct{}]{
 			Queue:       "accounts",
 			Tenant:      func(in account) string { return in.Org },
 			Retry:       &pipeline.Retry{Attempts: 7},
@@ -167,19 +171,29 @@ func TestFireWritesTheRowEnqueueWrites(t *testing.T) {
 	}
 	mark, at := utc(t, "2026-01-01T00:00:00Z"), utc(t, "2026-01-01T00:05:00Z")
 	fireSetup(t, pool, "accounts", mark, at, "leader")
-	if hit, n, err := pipeline.FireTask(ctx, pool, "leader", task, mark, at); err != nil || !hit || n != 1 {
+	tp := sdktrace.NewTracerProvider()
+	fireCtx, span := tp.Tracer("test").Start(ctx, "scheduler tick")
+	defer span.End()
+	if hit, n, err := pipeline.FireTask(fireCtx, pool, "leader", task, mark, at); err != nil || !hit || n != 1 {
 		t.Fatalf("fire: %v %d %v", hit, n, err)
 	}
-	if _, err := job.Enqueue(ctx, pool, account{Org: "acme", At: at.Add(time.Hour)}); err != nil {
+	enqCtx, enqSpan := tp.Tracer("test").Start(ctx, "request")
+	defer enqSpan.End()
+	if _, err := job.Enqueue(enqCtx, pool, account{Org: "acme", At: at.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := pool.Query(ctx, `select row(queue, tenant, state, max_attempts, concurrency_key, run_id = id)::text
-		from pipe.jobs where name = 'sync-account'`)
+	rows, err := pool.Query(ctx, `select row(queue, tenant, state, max_attempts, concurrency_key, run_id = id,
+			octet_length(transitions), trace_parent like '00-%-01',
+			(select count(*) from pipe.events e where e.job_id = j.id))::text
+		from pipe.jobs j where name = 'sync-account'`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil || len(got) != 2 || got[0] != got[1] {
 		t.Fatalf("fired and enqueued rows differ: %v %v", got, err)
+	}
+	if want := "(accounts,acme,ready,9,org:acme,t,21,t,0)"; got[0] != want {
+		t.Fatalf("row %s; want %s (one transition in the row, a trace parent, no events row)", got[0], want)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // verifiedJob declares a job whose Verify asks the catalog for table.
 func verifiedJob(name, table string) *pipeline.Job[noInput, int] {
 	return pipeline.MustJob(name, keyK, func(context.Context, *pipeline.Run[noInput]) (int, error) { return 0, nil },
-		pipeline.JobOptions[noInput]{Verify: func(ctx context.Context, db pipeline.DB) error {
+		pipeline.JobOptions[noInput, int]{Verify: func(ctx context.Context, db pipeline.DB) error {
 			var found bool
 			if err := db.QueryRow(ctx, `select to_regclass($1) is not null`, table).Scan(&found); err != nil {
 				return err

@@ -66,7 +66,9 @@ func TestTheWakeThrottleIsPerQueue(t *testing.T) {
 	if _, err := conn.Exec(ctx, "listen pipe_jobs"); err != nil {
 		t.Fatal(err)
 	}
-	opts := func(q string) pipeline.JobOptions[payload] { return pipeline.JobOptions[payload]{Queue: q} }
+	opts := func(q string) pipeline.JobOptions[payload, struct{}] {
+		return pipeline.JobOptions[payload, struct{}]{Queue: q}
+	}
 	noop := func(context.Context, *pipeline.Run[payload]) (struct{}, error) { return struct{}{}, nil }
 	a := pipeline.MustJob("throttle-a", payloadKey, noop, opts("throttled-shared"))
 	b := pipeline.MustJob("throttle-b", payloadKey, noop, opts("throttled-shared"))

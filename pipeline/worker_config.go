@@ -3,10 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/pipekit/pipe/errcode"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
@@ -53,7 +51,11 @@ type WorkerConfig struct {
 	BusyDelay time.Duration
 	// ID names this worker in rows and logs; it must be unique among the
 	// workers running (a claim whose answer was lost is found again by it).
-	// Default host-pid-xxxx, four random hex digits.
+	// Default host-pid-xxxx: four hex digits drawn at random once per
+	// process and counted up for each worker it makes, so that workers of
+	// one process never share an id, nor, but by a 1-in-65,536 chance, a
+	// restarted process's workers with its predecessor's (same host name,
+	// same pid: a container's pid 1).
 	ID string
 	// Logger receives the worker's events (stable names such as
 	// jobs.lease.lost). Default slog.Default().
@@ -108,8 +110,7 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	c.TimeoutGrace = orDefault(c.TimeoutGrace, time.Second)
 	c.BusyDelay = orDefault(c.BusyDelay, time.Second)
 	if c.ID == "" {
-		host, _ := os.Hostname()
-		c.ID = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), uuid.NewString()[:4])
+		c.ID = defaultWorkerID()
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

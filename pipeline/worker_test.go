@@ -36,7 +36,7 @@ func TestRetryReplaysCompletedStepsAndRetriesOnlyTheFailedOne(t *testing.T) {
 			return 1, nil
 		})
 		return org, err
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, string]{Retry: fastRetry})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "done")
@@ -84,7 +84,7 @@ func TestTerminalCodeStopsAtOnce(t *testing.T) {
 	j := pipeline.MustJob("terminal", keyK, func(context.Context, *pipeline.Run[noInput]) (struct{}, error) {
 		runs.Add(1)
 		return struct{}{}, errcode.New("X_TEST_CARD_DECLINED", "the card was declined")
-	}, pipeline.JobOptions[noInput]{Retry: fastRetry})
+	}, pipeline.JobOptions[noInput, struct{}]{Retry: fastRetry})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "dead")
@@ -105,8 +105,8 @@ func TestExhaustedRunsAreDeadLetteredOrDropped(t *testing.T) {
 		finals <- run.FinalAttempt
 		return struct{}{}, errors.New("always")
 	}
-	dead := pipeline.MustJob("exhausted.dead", keyK, body, pipeline.JobOptions[noInput]{Retry: fastRetry})
-	dropped := pipeline.MustJob("exhausted.dropped", keyK, body, pipeline.JobOptions[noInput]{
+	dead := pipeline.MustJob("exhausted.dead", keyK, body, pipeline.JobOptions[noInput, struct{}]{Retry: fastRetry})
+	dropped := pipeline.MustJob("exhausted.dropped", keyK, body, pipeline.JobOptions[noInput, struct{}]{
 		Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond, NoDeadLetter: true}})
 	w := startWorker(t, pool, pipeline.WorkerConfig{}, dead, dropped)
 	a, _ := dead.Enqueue(ctx, pool, noInput{K: "a"})
@@ -139,7 +139,7 @@ func TestRetryAfterUsesTheRespondersDelayClamped(t *testing.T) {
 	errcode.Register("X_TEST_THROTTLED", errcode.RetryAfter)
 	j := pipeline.MustJob("retry-after", keyK, func(context.Context, *pipeline.Run[noInput]) (struct{}, error) {
 		return struct{}{}, errcode.New("X_TEST_THROTTLED", "slow down").WithRetryAfter(7200)
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 3, Delay: time.Millisecond, MaxDelay: 90 * time.Second}})
+	}, pipeline.JobOptions[noInput, struct{}]{Retry: &pipeline.Retry{Attempts: 3, Delay: time.Millisecond, MaxDelay: 90 * time.Second}})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "ready")
@@ -157,7 +157,7 @@ func TestInputThatDoesNotDecodeIsTerminal(t *testing.T) {
 	pool := fixtures.DB(t)
 	j := pipeline.MustJob("bad-input", func(in int) string { return "k" }, func(context.Context, *pipeline.Run[int]) (int, error) {
 		return 0, nil
-	}, pipeline.JobOptions[int]{Retry: fastRetry})
+	}, pipeline.JobOptions[int, int]{Retry: fastRetry})
 	res, _ := j.Enqueue(ctx, pool, 1)
 	if _, err := pool.Exec(ctx, `update pipe.jobs set input = '"not a number"' where id = $1`, res.ID); err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestAPanickingBodyIsRetriedNamingWhereItPanicked(t *testing.T) {
 		}
 		var s []int
 		return s[run.Attempt], nil // index out of range: a runtime panic
-	}, pipeline.JobOptions[noInput]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond, Backoff: pipeline.Fixed}})
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond, Backoff: pipeline.Fixed}})
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	d := awaitState(t, pool, res.ID, "dead")
@@ -202,8 +202,8 @@ func TestAPanickingBodyIsRetriedNamingWhereItPanicked(t *testing.T) {
 // its runs would otherwise wait without a word.
 func TestAWorkerNamesTheJobsItsQueuesLeaveOut(t *testing.T) {
 	pool := fixtures.DB(t)
-	served := pipeline.MustJob("served", keyK, noop, pipeline.JobOptions[noInput]{Queue: "a"})
-	left := pipeline.MustJob("left-out", keyK, noop, pipeline.JobOptions[noInput]{Queue: "b"})
+	served := pipeline.MustJob("served", keyK, noop, pipeline.JobOptions[noInput, struct{}]{Queue: "a"})
+	left := pipeline.MustJob("left-out", keyK, noop, pipeline.JobOptions[noInput, struct{}]{Queue: "b"})
 	logs := &logRecorder{}
 	startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{"a": 1}, Logger: slog.New(logs)}, served, left)
 	logs.await(t, "jobs.worker.unserved")

@@ -150,7 +150,7 @@ func declareRollup(r Rollup) (*Declaration, error) {
 	if whereParam.MatchString(r.Source.Where) {
 		faults = append(faults, "source.where takes no parameters in a project file: write the values in the SQL")
 	}
-	jo, jf := jobOptions[rollup.Request](r.Queue, r.Attempts, r.Timeout)
+	jo, jf := jobOptions[rollup.Request, rollup.Result](r.Queue, r.Attempts, r.Timeout)
 	faults = append(faults, jf...)
 	if len(faults) > 0 {
 		return nil, errcode.New(errcode.JobRollupInvalid, "rollup %s: %s", r.Name, strings.Join(faults, "; "))
@@ -159,7 +159,7 @@ func declareRollup(r Rollup) (*Declaration, error) {
 	for i, a := range r.Source.Aggregates {
 		aggs[i] = rollup.Aggregate{Func: rollup.Func(a.Func), Column: a.Column, Into: a.Into}
 	}
-	job, err := rollup.New(rollup.Options[rollup.Request]{
+	job, err := rollup.New(rollup.WindowKey, rollup.Options[rollup.Request]{
 		Name: r.Name, Into: r.Into, Key: r.Key, Lookback: lookback,
 		Bucket: rollup.Bucket{Unit: rollup.Unit(r.Bucket.Unit), Zone: r.Bucket.Zone, Column: r.Bucket.Column},
 		Source: &rollup.Source{Table: r.Source.Table, Time: r.Source.Time, GroupBy: r.Source.GroupBy, Aggregates: aggs, Where: r.Source.Where},
@@ -172,7 +172,7 @@ func declareRollup(r Rollup) (*Declaration, error) {
 }
 
 func declareView(v View) (*Declaration, error) {
-	jo, faults := jobOptions[views.Request](v.Queue, v.Attempts, v.Timeout)
+	jo, faults := jobOptions[views.Request, views.Result](v.Queue, v.Attempts, v.Timeout)
 	if len(faults) > 0 {
 		return nil, errcode.New(errcode.JobRefreshViewInvalid, "refresh %s: %s", v.Name, strings.Join(faults, "; "))
 	}
@@ -185,8 +185,8 @@ func declareView(v View) (*Declaration, error) {
 
 // jobOptions answers the job options of a declaration's queue, attempts and
 // timeout, and their faults.
-func jobOptions[In any](queue string, attempts int, timeout string) (pipeline.JobOptions[In], []string) {
-	jo := pipeline.JobOptions[In]{Queue: queue}
+func jobOptions[In, Out any](queue string, attempts int, timeout string) (pipeline.JobOptions[In, Out], []string) {
+	jo := pipeline.JobOptions[In, Out]{Queue: queue}
 	var faults []string
 	if attempts < 0 {
 		faults = append(faults, "attempts is negative")

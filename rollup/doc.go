@@ -6,7 +6,7 @@
 //
 // # Declaring
 //
-//	var dailyLikes = rollup.MustNew(rollup.Options[rollup.Request]{
+//	var dailyLikes = rollup.MustNew(rollup.WindowKey, rollup.Options[rollup.Request]{
 //		Name:     "daily-likes",
 //		Into:     "likes_per_day",             // a unique index on (org_id, day)
 //		Key:      []string{"org_id", "day"},

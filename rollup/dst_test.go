@@ -36,7 +36,7 @@ func TestNewYorkDaysAcrossBothTransitions(t *testing.T) {
 			if tc.hours == 25 {
 				like(t, pool, 1, at(ny, 2026, 11, 1, 1, 30).Add(time.Hour)) // the second 1:30 (EST)
 			}
-			runDone(t, pool, rollup.MustNew(likesDaily("America/New_York", 48*time.Hour)), rollup.Request{})
+			runDone(t, pool, rollup.MustNew(rollup.WindowKey, likesDaily("America/New_York", 48*time.Hour)), rollup.Request{})
 			want := int64(3)
 			if tc.hours == 25 {
 				want = 4
@@ -69,7 +69,7 @@ func TestHalfHourZones(t *testing.T) {
 		like(t, pool, 1, time.Date(2026, 6, 10, 10, 29, 59, 0, time.UTC)) // local 15:59:59
 		like(t, pool, 1, time.Date(2026, 6, 10, 10, 30, 0, 0, time.UTC))  // local 16:00
 		like(t, pool, 1, time.Date(2026, 6, 10, 11, 29, 0, 0, time.UTC))  // local 16:59
-		res := runDone(t, pool, rollup.MustNew(o), rollup.Request{})
+		res := runDone(t, pool, rollup.MustNew(rollup.WindowKey, o), rollup.Request{})
 		if want := time.Date(2026, 6, 10, 8, 30, 0, 0, time.UTC); !res.Since.Equal(want) {
 			t.Fatalf("since %s; want %s, the local hour holding now - 3h", res.Since, want)
 		}
@@ -89,7 +89,7 @@ func TestHalfHourZones(t *testing.T) {
 		fixtures.FreezeClock(t, pool, time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC))
 		like(t, pool, 1, time.Date(2026, 6, 9, 18, 30, 0, 0, time.UTC)) // local midnight, June 10
 		like(t, pool, 1, time.Date(2026, 6, 9, 18, 29, 0, 0, time.UTC)) // local 23:59, June 9
-		runDone(t, pool, rollup.MustNew(likesDaily("Asia/Kolkata", 24*time.Hour)), rollup.Request{})
+		runDone(t, pool, rollup.MustNew(rollup.WindowKey, likesDaily("Asia/Kolkata", 24*time.Hour)), rollup.Request{})
 		if got := likesOf(t, pool, 1, time.Date(2026, 6, 9, 18, 30, 0, 0, time.UTC)); got != 1 {
 			t.Fatalf("June 10 in Kolkata holds %d; rows %v", got, perDay(t, pool))
 		}
@@ -113,7 +113,7 @@ func TestHalfHourZones(t *testing.T) {
 			like(t, pool, 1, tc.day)
 			like(t, pool, 1, next.Add(-time.Microsecond))
 			like(t, pool, 1, next)
-			runDone(t, pool, rollup.MustNew(likesDaily("Australia/Adelaide", 48*time.Hour)), rollup.Request{})
+			runDone(t, pool, rollup.MustNew(rollup.WindowKey, likesDaily("Australia/Adelaide", 48*time.Hour)), rollup.Request{})
 			if got := likesOf(t, pool, 1, tc.day); got != 2 {
 				t.Fatalf("the day keyed %s (%s) holds %d; want 2 (rows %v)", tc.day.UTC(), tc.day, got, perDay(t, pool))
 			}

@@ -34,7 +34,7 @@ func likesDaily(zone string, lookback time.Duration) rollup.Options[rollup.Reque
 			Table: "likes", Time: "created_at", GroupBy: []string{"org_id"},
 			Aggregates: []rollup.Aggregate{{Func: rollup.Count, Into: "likes"}, {Func: rollup.Sum, Column: "weight", Into: "weight"}},
 		},
-		Job: pipeline.JobOptions[rollup.Request]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job: pipeline.JobOptions[rollup.Request, rollup.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	}
 }
 

@@ -43,13 +43,9 @@ type Options[In any] struct {
 	// bucket). The zero time means a normal run. Nil: none, unless In is
 	// [Request], whose From it reads.
 	From func(In) time.Time
-	// RunKey answers a run's idempotency key. Nil: "window" for a normal
-	// run and "from <instant>" for a backfill, so a fire while the last run
-	// is still live is that run (the core scopes keys by name and tenant).
-	RunKey func(In) string
 	// Job are the job options (queue, tenant, retry, timeout...). A Verify
 	// given here runs after the rollup's own.
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, Result]
 }
 
 // Bucket is how rows are bucketed: a unit read in an IANA zone, and the

@@ -62,10 +62,10 @@ func TestPointsSourceMatchesTheSQLSource(t *testing.T) {
 		like(t, pool, 1, ts)
 		like(t, pool, 2, ts.Add(time.Hour))
 	}
-	runDone(t, pool, rollup.MustNew(likesDaily("America/New_York", 48*time.Hour)), rollup.Request{})
+	runDone(t, pool, rollup.MustNew(rollup.WindowKey, likesDaily("America/New_York", 48*time.Hour)), rollup.Request{})
 	fromSQL := perDay(t, pool)
 	exec(t, pool, `truncate likes_per_day`)
-	job := rollup.MustNew(pointsDaily("America/New_York", countInGo))
+	job := rollup.MustNew(rollup.WindowKey, pointsDaily("America/New_York", countInGo))
 	res := runDone(t, pool, job, rollup.Request{})
 	if res.Buckets != int64(len(fromSQL)) || res.Written != res.Buckets {
 		t.Fatalf("points run %+v; the SQL source wrote %d buckets", res, len(fromSQL))
@@ -98,7 +98,7 @@ func TestBadPointsAreRefused(t *testing.T) {
 			pool := setup(t, likesDDL)
 			fixtures.FreezeClock(t, pool, day.Add(12*time.Hour))
 			o := pointsDaily("UTC", func(context.Context, rollup.Query[rollup.Request]) ([]rollup.Point, error) { return tc.points, nil })
-			d, _ := fixtures.Run(t, pool, rollup.MustNew(o), rollup.Request{})
+			d, _ := fixtures.Run(t, pool, rollup.MustNew(rollup.WindowKey, o), rollup.Request{})
 			if d.State != "dead" || d.Attempt != 1 || d.LastError == nil || d.LastError.Code != string(errcode.RollupPointInvalid) ||
 				!strings.Contains(d.LastError.Message, tc.fault) {
 				t.Fatalf("run %s after %d attempts: %s; want X_ROLLUP_POINT_INVALID naming %q", d.State, d.Attempt, lastError(d), tc.fault)
@@ -127,7 +127,7 @@ func TestCrashAtEveryBoundaryLeavesTheCleanRunsBuckets(t *testing.T) {
 			for h := range 50 {
 				like(t, pool, 1+h%3, at(ny, 2026, 3, 7, 0, 0).Add(time.Duration(h)*time.Hour))
 			}
-			fixtures.MustCrashProof(t, pool, rollup.MustNew(o), rollup.Request{}, fixtures.CrashProofOptions{
+			fixtures.MustCrashProof(t, pool, rollup.MustNew(rollup.WindowKey, o), rollup.Request{}, fixtures.CrashProofOptions{
 				Reset: func(ctx context.Context) error {
 					_, err := pool.Exec(ctx, `truncate likes_per_day`)
 					return err

@@ -18,7 +18,7 @@ func TestRollupWhereRefusedOnARowQuotesNoValue(t *testing.T) {
 	exec(t, pool, `insert into likes (org_id, created_at, note) values (1, now(), $1)`, secret)
 	o := likesDaily("UTC", 48*time.Hour)
 	o.Source.Where = "note::int > 0"
-	d, _ := fixtures.Run(t, pool, rollup.MustNew(o), rollup.Request{})
+	d, _ := fixtures.Run(t, pool, rollup.MustNew(rollup.WindowKey, o), rollup.Request{})
 	if d.State != "dead" || d.Attempt != 1 || !strings.Contains(lastError(d), "X_POSTGRES_REFUSED") || !strings.Contains(lastError(d), "SQLSTATE 22P02") {
 		t.Fatalf("%s on attempt %d: %s", d.State, d.Attempt, lastError(d))
 	}

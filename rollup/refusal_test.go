@@ -62,7 +62,7 @@ func TestDeclarationNamesEveryFault(t *testing.T) {
 		}, []string{"Source.Aggregates is empty"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := rollup.New(tc.o)
+			_, err := rollup.New(rollup.WindowKey, tc.o)
 			if !errors.Is(err, errcode.JobRollupInvalid) {
 				t.Fatalf("New answered %v; want X_JOB_ROLLUP_INVALID", err)
 			}
@@ -117,7 +117,7 @@ func TestVerifyNamesEveryCatalogFault(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			o := likesDaily("UTC", time.Hour)
 			tc.edit(&o)
-			reg, err := pipeline.NewRegistry(rollup.MustNew(o))
+			reg, err := pipeline.NewRegistry(rollup.MustNew(rollup.WindowKey, o))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestVerifyNamesEveryCatalogFault(t *testing.T) {
 			}
 		})
 	}
-	reg, _ := pipeline.NewRegistry(rollup.MustNew(likesDaily("UTC", time.Hour)))
+	reg, _ := pipeline.NewRegistry(rollup.MustNew(rollup.WindowKey, likesDaily("UTC", time.Hour)))
 	if err := reg.Verify(context.Background(), pool); err != nil {
 		t.Fatalf("the good declaration: %v", err)
 	}
@@ -146,7 +146,7 @@ func TestVerifyNamesEveryCatalogFault(t *testing.T) {
 func TestACatalogChangedSinceStartFailsTheRunTerminally(t *testing.T) {
 	pool := setup(t, likesDDL)
 	fixtures.FreezeClock(t, pool, time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC))
-	job := rollup.MustNew(likesDaily("UTC", time.Hour))
+	job := rollup.MustNew(rollup.WindowKey, likesDaily("UTC", time.Hour))
 	like(t, pool, 1, time.Date(2026, 6, 10, 11, 0, 0, 0, time.UTC))
 	fixtures.StartWorker(t, pool, job)
 	exec(t, pool, `alter table likes_per_day drop column weight`)

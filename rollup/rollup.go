@@ -23,7 +23,13 @@ import (
 // catalog — the target's unique index, the source's columns and types — is
 // checked when a worker starts and by `pipe verify` (Verify in the job
 // options).
-func New[In any](o Options[In]) (*pipeline.Job[In, Result], error) {
+//
+// key answers a run's idempotency key, a required argument as in
+// [pipeline.NewJob]: while a run of the same key is live, an enqueue (a
+// task's fire) answers it. A rollup of [Request] takes [WindowKey]; one whose
+// input changes what a run reads (Args, a Points function) derives its key
+// from what the input changes.
+func New[In any](key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
 	d, err := check(o)
 	if err != nil {
 		return nil, err
@@ -39,13 +45,13 @@ func New[In any](o Options[In]) (*pipeline.Job[In, Result], error) {
 		}
 		return nil
 	}
-	return pipeline.NewJob(o.Name, d.runKey, d.run, jo)
+	return pipeline.NewJob(o.Name, key, d.run, jo)
 }
 
 // MustNew is [New] that panics on a bad declaration, for package-level
 // variables.
-func MustNew[In any](o Options[In]) *pipeline.Job[In, Result] {
-	j, err := New(o)
+func MustNew[In any](key func(In) string, o Options[In]) *pipeline.Job[In, Result] {
+	j, err := New(key, o)
 	if err != nil {
 		panic(err)
 	}
@@ -124,13 +130,13 @@ func (d *declaration[In]) from(in In) time.Time {
 	return time.Time{}
 }
 
-// runKey is the declared RunKey, else "window" or "from <instant>".
-func (d *declaration[In]) runKey(in In) string {
-	if d.o.RunKey != nil {
-		return d.o.RunKey(in)
-	}
-	if t := d.from(in); !t.IsZero() {
-		return "from " + t.UTC().Format(time.RFC3339Nano)
+// WindowKey is the idempotency key of a rollup of [Request]: "window" for a
+// normal run and "from <instant>" for a backfill, so that a fire while the
+// last normal run is still live is that run (the core scopes keys by name
+// and tenant), and a backfill from one instant runs once at a time.
+func WindowKey(r Request) string {
+	if !r.From.IsZero() {
+		return "from " + r.From.UTC().Format(time.RFC3339Nano)
 	}
 	return "window"
 }

@@ -17,7 +17,7 @@ func TestLateRowsMoveTheirBucketAndRerunsWriteNothing(t *testing.T) {
 	pool := setup(t, likesDDL)
 	utc := time.UTC
 	clock := fixtures.FreezeClock(t, pool, at(utc, 2026, 6, 10, 15, 0))
-	job := rollup.MustNew(likesDaily("UTC", 48*time.Hour))
+	job := rollup.MustNew(rollup.WindowKey, likesDaily("UTC", 48*time.Hour))
 	for _, ts := range []time.Time{at(utc, 2026, 6, 8, 0, 0), at(utc, 2026, 6, 9, 12, 0), at(utc, 2026, 6, 10, 9, 0), at(utc, 2026, 6, 10, 14, 59)} {
 		like(t, pool, 1, ts)
 	}
@@ -70,7 +70,7 @@ func TestBackfillReadsFromTheBucketHoldingFrom(t *testing.T) {
 	pool := setup(t, likesDDL)
 	utc := time.UTC
 	fixtures.FreezeClock(t, pool, at(utc, 2026, 6, 10, 15, 0))
-	job := rollup.MustNew(likesDaily("UTC", 48*time.Hour))
+	job := rollup.MustNew(rollup.WindowKey, likesDaily("UTC", 48*time.Hour))
 	like(t, pool, 1, at(utc, 2026, 5, 1, 10, 0))
 	like(t, pool, 1, at(utc, 2026, 6, 10, 10, 0))
 	res := runDone(t, pool, job, rollup.Request{From: at(utc, 2026, 5, 1, 18, 0)})
@@ -95,7 +95,7 @@ func TestWhereFiltersWithArgs(t *testing.T) {
 	like(t, pool, 1, at(time.UTC, 2026, 6, 10, 1, 0))
 	like(t, pool, 2, at(time.UTC, 2026, 6, 10, 1, 0))
 	exec(t, pool, `insert into likes (org_id, weight, created_at) values (3, 9, '2026-06-10T02:00Z')`)
-	res := runDone(t, pool, rollup.MustNew(o), rollup.Request{})
+	res := runDone(t, pool, rollup.MustNew(rollup.WindowKey, o), rollup.Request{})
 	if rows := perDay(t, pool); res.Rows != 1 || len(rows) != 1 || rows[0].Org != 1 {
 		t.Fatalf("filtered run: %+v, rows %v; want org 1 only", res, rows)
 	}

@@ -34,15 +34,17 @@ type EraseOptions[In any] struct {
 	// Person answers the person's key from the run's input. Required.
 	Person func(In) Key
 	// Key answers a run's idempotency key. Default: the job's name and
-	// the person's key, so that two erases of one person dedupe while one
-	// is live.
+	// the person's key. An erase's key is intrinsic: a run erases the
+	// person Person names and reads nothing else of its input, so two
+	// erases of one person are one while one is live. Set it only to key
+	// by something finer the input carries.
 	Key func(In) string
 	// PageRows is how many rows one step deletes, anonymizes or clears:
 	// the unit of a step's transaction and its checkpoint. Default 1,000.
 	PageRows int
 	// Job are the job options (queue, tenant, retry, timeout...). Verify,
 	// when set, runs after the declaration's own check.
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, EraseResult]
 }
 
 // EraseResult is what an erase run answers: per table, how many of the

@@ -20,7 +20,7 @@ func eraseJob(d subject.Declaration, pageRows int) *pipeline.Job[eraseIn, subjec
 		Subject:  d,
 		Person:   func(in eraseIn) subject.Key { return subject.Key{in.Member} },
 		PageRows: pageRows,
-		Job:      pipeline.JobOptions[eraseIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:      pipeline.JobOptions[eraseIn, subject.EraseResult]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	})
 }
 

@@ -56,7 +56,7 @@ func ExampleNewErase() {
 		Name:    "members.erase",
 		Subject: memberSubject,
 		Person:  func(in eraseMember) subject.Key { return subject.Key{in.MemberID} },
-		Job:     pipeline.JobOptions[eraseMember]{Tenant: func(in eraseMember) string { return in.OrgID }},
+		Job:     pipeline.JobOptions[eraseMember, subject.EraseResult]{Tenant: func(in eraseMember) string { return in.OrgID }},
 	})
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, "postgres:///app")

@@ -27,7 +27,10 @@ type ExportOptions[In any] struct {
 	// Required.
 	Sink func(In) exportrows.Sink
 	// Key answers a run's idempotency key. Default: the job's name, the
-	// person's key and the sink.
+	// person's key, the sink and the format FormatOf answers. An export's
+	// key is intrinsic: those are all of its input a run reads, so two
+	// exports of one person to one place in one format are one while one
+	// is live.
 	Key func(In) string
 	// Format is ndjson or csv. Default ndjson.
 	Format exportrows.Format
@@ -41,7 +44,7 @@ type ExportOptions[In any] struct {
 	PageRows int
 	// Job are the job options. Verify, when set, runs after the
 	// declaration's own check.
-	Job pipeline.JobOptions[In]
+	Job pipeline.JobOptions[In, ExportResult]
 }
 
 // ExportResult is what an export run answers.
@@ -89,15 +92,22 @@ func NewExport[In any](o ExportOptions[In]) (*pipeline.Job[In, ExportResult], er
 	}
 	key := o.Key
 	if key == nil {
-		key = func(in In) string {
-			s := o.Sink(in)
-			return o.Name + ":" + keyLabel(o.Person(in)) + " -> " + s.Bucket + "/" + s.Prefix
-		}
+		key = o.intrinsicKey
 	}
 	o.Job.Verify = verifyWith(o.Subject, o.Job.Verify)
 	return pipeline.NewJob(o.Name, key, func(ctx context.Context, r *pipeline.Run[In]) (ExportResult, error) {
 		return runExport(ctx, o, r)
 	}, o.Job)
+}
+
+// intrinsicKey is the default key: all of the input a run reads.
+func (o ExportOptions[In]) intrinsicKey(in In) string {
+	s := o.Sink(in)
+	k := o.Name + ":" + keyLabel(o.Person(in)) + " -> " + s.Bucket + "/" + s.Prefix
+	if o.FormatOf != nil && o.FormatOf(in) != "" {
+		k += " as " + string(o.FormatOf(in))
+	}
+	return k
 }
 
 // MustExport is [NewExport] that panics on a bad declaration.

@@ -30,7 +30,7 @@ func exportJob(d subject.Declaration, pageRows int) *pipeline.Job[exportIn, subj
 		Sink:     func(in exportIn) exportrows.Sink { return exportrows.Sink{Bucket: in.Bucket, Prefix: "people"} },
 		FormatOf: func(in exportIn) exportrows.Format { return in.Format },
 		PageRows: pageRows,
-		Job:      pipeline.JobOptions[exportIn]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:      pipeline.JobOptions[exportIn, subject.ExportResult]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	})
 }
 
@@ -121,5 +121,25 @@ func TestExportSweepsAKilledAttemptsTemporaryFiles(t *testing.T) {
 	tmp, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
 	if len(tmp) != 0 {
 		t.Fatalf("the run's directory still holds %v", tmp)
+	}
+}
+
+// The default key is all of the input a run reads: the person, the sink
+// and the format, so exports of one person in two formats are two runs.
+func TestAnExportsDefaultKeyCoversItsFormat(t *testing.T) {
+	j := exportJob(forum(), 10)
+	key := func(in exportIn) string {
+		k, err := j.KeyFor(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	csv, ndjson := exportIn{Member: 1, Bucket: "file:///x", Format: exportrows.CSV}, exportIn{Member: 1, Bucket: "file:///x", Format: exportrows.NDJSON}
+	if key(csv) == key(ndjson) {
+		t.Fatalf("two formats share the key %q", key(csv))
+	}
+	if key(exportIn{Member: 1, Bucket: "file:///x"}) == key(exportIn{Member: 2, Bucket: "file:///x"}) {
+		t.Fatal("two people share a key")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/options"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -69,8 +70,13 @@ type ProofTable struct {
 // by a seeded row's default stays advanced, and an expression's other
 // effects outside the transaction (a function writing through dblink)
 // stay done. Prove such a declaration on a copy of the schema.
+//
+// Proof takes at most one ProofOptions; a second is X_INVARIANT.
 func Proof(ctx context.Context, db pipeline.DB, d Declaration, opts ...ProofOptions) (*ProofReport, error) {
-	o := proofDefaults(opts)
+	o, err := proofDefaults(opts)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := db.Begin(ctx)
 	if err != nil {
 		return nil, err
@@ -105,18 +111,15 @@ func Proof(ctx context.Context, db pipeline.DB, d Declaration, opts ...ProofOpti
 	return s.search(ctx, person, bystander, objs)
 }
 
-func proofDefaults(opts []ProofOptions) ProofOptions {
-	var o ProofOptions
-	if len(opts) > 0 {
-		o = opts[0]
-	}
+func proofDefaults(opts []ProofOptions) (ProofOptions, error) {
+	o, err := options.One("subject proof", opts)
 	if o.Rows <= 0 {
 		o.Rows = 2
 	}
 	if o.PageRows <= 0 {
 		o.PageRows = 1
 	}
-	return o
+	return o, err
 }
 
 // token answers a fresh canary token: "cn" and 8 hex digits, which no

@@ -36,8 +36,10 @@ type Request struct {
 	PageRows int `json:"pageRows,omitempty"`
 }
 
-// stockOptions are the stock jobs' options: the pipe queue, 5 attempts.
-var stockOptions = pipeline.JobOptions[Request]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}}
+// stockOptions answers the stock jobs' options: the pipe queue, 5 attempts.
+func stockOptions[Out any]() pipeline.JobOptions[Request, Out] {
+	return pipeline.JobOptions[Request, Out]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}}
+}
 
 // EraseJob answers the stock erase job, pipe.subject.erase. A worker
 // cannot know the declarations its runs will carry, so it checks none at
@@ -49,7 +51,7 @@ func EraseJob() *pipeline.Job[Request, EraseResult] {
 		}
 		ex := &eraser{decl: r.Input.Subject, key: r.Input.Key, limit: r.Input.pageRows(), steps: jobSteps{}}
 		return ex.erase(ctx)
-	}, stockOptions)
+	}, stockOptions[EraseResult]())
 }
 
 // ExportJob answers the stock export job, pipe.subject.export.
@@ -65,7 +67,7 @@ func ExportJob() *pipeline.Job[Request, ExportResult] {
 		}
 		return exportWith(ctx, exportRun{decl: r.Input.Subject, key: r.Input.Key, sink: sink, format: format,
 			compression: blob.CompressionNone, limit: r.Input.pageRows(), runID: r.RunID})
-	}, stockOptions)
+	}, stockOptions[ExportResult]())
 }
 
 // Check refuses a request an erase cannot run: a declaration of the wrong

@@ -18,7 +18,7 @@ type Options struct {
 	// Job are the job options (queue, retry, timeout...). A refresh has no
 	// tenant — the view's readers scope its rows — so a Tenant is refused.
 	// A Verify given here runs after the refresh's own.
-	Job pipeline.JobOptions[Request]
+	Job pipeline.JobOptions[Request, Result]
 }
 
 // Request is the input of a declared refresh: nothing. Its idempotency key

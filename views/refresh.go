@@ -20,6 +20,11 @@ const RefreshJobName = "pipe.views.refresh"
 // the step). The catalog — a materialized view, with a unique index when
 // Concurrently — is checked when a worker starts and by `pipe verify` (the
 // job's Verify), and again by each run.
+//
+// A refresh takes no idempotency key function: its input, [Request], is
+// empty and every run refreshes the one declared view, so the key is the
+// constant "refresh" — a fire while the last refresh is live is that
+// refresh.
 func Refresh(o Options) (*pipeline.Job[Request, Result], error) {
 	rel, faults := declFaults(o)
 	if len(faults) > 0 {
@@ -55,7 +60,8 @@ func MustRefresh(o Options) *pipeline.Job[Request, Result] {
 // RefreshJob answers the stock job, pipe.views.refresh, that `pipe views
 // refresh` enqueues and every `pipe worker` runs: each run refreshes the
 // view its input names, checked against the catalog when the run starts
-// (a refusal is terminal).
+// (a refusal is terminal). Its idempotency key is its whole input, the view
+// and whether concurrently.
 func RefreshJob() *pipeline.Job[Target, Result] {
 	body := func(ctx context.Context, r *pipeline.Run[Target]) (Result, error) {
 		rel, ok := sqlname.Parse(r.Input.View)
@@ -71,7 +77,7 @@ func RefreshJob() *pipeline.Job[Target, Result] {
 		return t.View
 	}
 	return pipeline.MustJob(RefreshJobName, key, body,
-		pipeline.JobOptions[Target]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 3}})
+		pipeline.JobOptions[Target, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 3}})
 }
 
 // refreshStep refreshes the view in one step whose completion commits with

@@ -33,7 +33,7 @@ func setup(t testing.TB, ddl string) *pgxpool.Pool {
 
 func refresh(name, view string, concurrently bool) *pipeline.Job[views.Request, views.Result] {
 	return views.MustRefresh(views.Options{Name: name, View: view, Concurrently: concurrently,
-		Job: pipeline.JobOptions[views.Request]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}}})
+		Job: pipeline.JobOptions[views.Request, views.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}}})
 }
 
 func total(t testing.TB, q interface {
@@ -136,7 +136,7 @@ func TestAnUnpopulatedViewIsRefreshedPlainly(t *testing.T) {
 // catalog (Registry.Verify, Worker.Start), and, for the stock job, when
 // the run starts (terminal, first attempt).
 func TestRefusals(t *testing.T) {
-	_, err := views.Refresh(views.Options{View: "a.b.c", Job: pipeline.JobOptions[views.Request]{Tenant: func(views.Request) string { return "t" }}})
+	_, err := views.Refresh(views.Options{View: "a.b.c", Job: pipeline.JobOptions[views.Request, views.Result]{Tenant: func(views.Request) string { return "t" }}})
 	for _, f := range []string{"Name is empty", "View is not a view or schema.view name", "Job.Tenant is set"} {
 		if !errors.Is(err, errcode.JobRefreshViewInvalid) || !strings.Contains(err.Error(), f) {
 			t.Errorf("declaration: %v; want %q", err, f)

@@ -98,7 +98,7 @@ func runWrapped(t *testing.T, pool *pgxpool.Pool, src *jetstream.Source, wrap fu
 		Handle: insertEffects,
 		Cursor: consumer.StoredCursor[uint64](),
 		Batch:  4,
-		Job:    pipeline.JobOptions[consumer.Input]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:    pipeline.JobOptions[consumer.Input, consumer.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	})
 	res, err := c.Enqueue(context.Background(), pool, "k")
 	if err != nil {

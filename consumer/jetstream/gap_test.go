@@ -83,7 +83,7 @@ func TestAMissedDeliveryIsRetriedFromTheCursor(t *testing.T) {
 		},
 		Cursor: consumer.StoredCursor[uint64](),
 		Batch:  5,
-		Job:    pipeline.JobOptions[consumer.Input]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
+		Job:    pipeline.JobOptions[consumer.Input, consumer.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	})
 	res, err := c.Enqueue(ctx, pool, "k")
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -76,7 +75,7 @@ func serveHelper(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	close(stop)
-	rep := helperReport{State: d.State, Seconds: time.Since(start).Seconds(), Result: d.Result, AnonKiB: peak.Load()}
+	rep := helperReport{State: string(d.State), Seconds: time.Since(start).Seconds(), Result: d.Result, AnonKiB: peak.Load()}
 	if d.LastError != nil && d.State != "done" {
 		rep.Code = d.LastError.Code
 	}
@@ -128,7 +127,7 @@ func work(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, id 
 		if err := pool.QueryRow(ctx, `select state from pipe.jobs where id = $1`, id).Scan(&state); err != nil {
 			return nil, err
 		}
-		if !slices.Contains(pipeline.LiveStates, state) {
+		if !pipeline.State(state).Live() {
 			return pipeline.NewAdmin(pool).Show(ctx, id)
 		}
 		time.Sleep(5 * time.Millisecond)

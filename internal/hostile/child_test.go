@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,7 +83,7 @@ func child(ctx context.Context, url, raw string) error {
 	if err != nil {
 		return err
 	}
-	e := ending{State: d.State, Attempt: d.Attempt, PeakMiB: peakMiB()}
+	e := ending{State: string(d.State), Attempt: d.Attempt, PeakMiB: peakMiB()}
 	if d.LastError != nil {
 		e.Code, e.Message = d.LastError.Code, d.LastError.Message
 	}
@@ -98,7 +97,7 @@ func settled(ctx context.Context, pool *pgxpool.Pool, id string) (*pipeline.RunD
 		if err := pool.QueryRow(ctx, `select state from pipe.jobs where id = $1`, id).Scan(&state); err != nil {
 			return nil, err
 		}
-		if !slices.Contains(pipeline.LiveStates, state) {
+		if !pipeline.State(state).Live() {
 			return pipeline.NewAdmin(pool).Show(ctx, id)
 		}
 		time.Sleep(10 * time.Millisecond)

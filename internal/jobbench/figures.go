@@ -28,7 +28,7 @@ func inputKey(in input) string { return strconv.Itoa(in.I) }
 type benchJob = pipeline.Job[input, none]
 
 func (b *bench) declare(name string, body pipeline.Body[input, none]) (*benchJob, error) {
-	return pipeline.NewJob(name, inputKey, body, pipeline.JobOptions[input]{Queue: b.o.Queue})
+	return pipeline.NewJob(name, inputKey, body, pipeline.JobOptions[input, none]{Queue: b.o.Queue})
 }
 
 // worker answers a stopped worker serving the bench queue with slots.

@@ -67,7 +67,7 @@ func serveHelper(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	job, err := pipeline.NewJob(os.Getenv(envJob), inputKey,
 		func(context.Context, *pipeline.Run[input]) (none, error) { return none{}, nil },
-		pipeline.JobOptions[input]{Queue: os.Getenv(envQueue)})
+		pipeline.JobOptions[input, none]{Queue: os.Getenv(envQueue)})
 	if err != nil {
 		return err
 	}

@@ -178,10 +178,10 @@ func newBench(pool *pgxpool.Pool, o Options, rows int64) (*bench, error) {
 		Source: &rollup.Source{Table: b.src, Time: "created_at", GroupBy: []string{"org_id"}, Aggregates: []rollup.Aggregate{
 			{Func: rollup.Count, Into: "orders"}, {Func: rollup.Sum, Column: "amount", Into: "revenue"},
 		}},
-		Job: pipeline.JobOptions[rollup.Request]{Queue: jobPrefix + "queue", Retry: &pipeline.Retry{Attempts: 1}},
+		Job: pipeline.JobOptions[rollup.Request, rollup.Result]{Queue: jobPrefix + "queue", Retry: &pipeline.Retry{Attempts: 1}},
 	}
 	var err error
-	b.job, err = rollup.New(b.opts)
+	b.job, err = rollup.New(rollup.WindowKey, b.opts)
 	return b, err
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -101,7 +100,7 @@ func await(ctx context.Context, pool *pgxpool.Pool, id string) (*pipeline.RunDet
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(pipeline.LiveStates, d.State) {
+		if !d.State.Live() {
 			return d, nil
 		}
 		if time.Now().After(deadline) {

@@ -193,7 +193,7 @@ func runErase(ctx context.Context, pool *pgxpool.Pool, id int64, pageRows int) (
 	job, err := subject.NewErase(subject.EraseOptions[person]{Name: "pipe.bench.subject.erase", Subject: Declaration(),
 		Person: func(p person) subject.Key { return subject.Key{p.ID} }, PageRows: pageRows,
 		Key: func(p person) string { return fmt.Sprintf("%d %d", p.ID, time.Now().UnixNano()) },
-		Job: pipeline.JobOptions[person]{Queue: "pipe.bench.subject"}})
+		Job: pipeline.JobOptions[person, subject.EraseResult]{Queue: "pipe.bench.subject"}})
 	if err != nil {
 		return Job{}, err
 	}
@@ -221,7 +221,7 @@ func runExport(ctx context.Context, pool *pgxpool.Pool, id int64, pageRows int) 
 		Person: func(p person) subject.Key { return subject.Key{p.ID} }, PageRows: pageRows,
 		Key:  func(p person) string { return fmt.Sprintf("%d %d", p.ID, time.Now().UnixNano()) },
 		Sink: func(person) exportrows.Sink { return exportrows.Sink{Bucket: "file://" + dir} },
-		Job:  pipeline.JobOptions[person]{Queue: "pipe.bench.subject"}})
+		Job:  pipeline.JobOptions[person, subject.ExportResult]{Queue: "pipe.bench.subject"}})
 	if err != nil {
 		return Job{}, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -70,7 +69,7 @@ func await(ctx context.Context, pool *pgxpool.Pool, id string) (*pipeline.RunDet
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(pipeline.LiveStates, d.State) {
+		if !d.State.Live() {
 			if d.State != "done" {
 				return d, fmt.Errorf("the run ended %s: %s", d.State, lastError(d))
 			}

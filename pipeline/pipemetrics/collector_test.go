@@ -40,7 +40,7 @@ func setup(t *testing.T, pool *pgxpool.Pool) *bundle {
 				<-b.release
 			}
 			return struct{}{}, nil
-		}, pipeline.JobOptions[tinyInput]{Queue: "metrics"})
+		}, pipeline.JobOptions[tinyInput, struct{}]{Queue: "metrics"})
 	reg, err := pipeline.NewRegistry(b.job)
 	if err != nil {
 		t.Fatal(err)

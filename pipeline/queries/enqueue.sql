@@ -1,24 +1,27 @@
--- Enqueue a batch of one job's inputs. $1..$5 are column arrays, one element
--- per input; a key a live row holds is skipped (the caller resolves it).
+-- Enqueue a batch of one job's inputs. @ids, @run_ids, @tenants, @keys,
+-- @inputs and @concurrency_keys are column arrays, one element per input; a
+-- key a live row holds is skipped (the caller resolves it). enqueue_fresh is
+-- this statement without the ON CONFLICT clause, for a batch of keys nobody
+-- holds: change the two together.
 with clock as materialized (
     select pipe.now() as now
 ), input as (
     select *
-    from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::jsonb[], $11::text[])
+    from unnest(@ids::uuid[], @run_ids::uuid[], @tenants::text[], @keys::text[], @inputs::jsonb[], @concurrency_keys::text[])
         as t(id, run_id, tenant, idem_key, input, concurrency_key)
 ), ins as (
     insert into pipe.jobs (id, run_id, name, queue, tenant, idem_key, input, state, max_attempts, run_at, created_at, concurrency_key, trace_parent, transitions)
-    select i.id, i.run_id, $6, $7, i.tenant, i.idem_key, i.input,
-           case when coalesce($9::timestamptz, c.now + $10::interval) > c.now then 'delayed' else 'ready' end,
-           $8, coalesce($9::timestamptz, c.now + $10::interval), c.now, i.concurrency_key, $13,
+    select i.id, i.run_id, @name, @queue, i.tenant, i.idem_key, i.input,
+           case when coalesce(@run_at::timestamptz, c.now + @delay::interval) > c.now then 'delayed' else 'ready' end,
+           @max_attempts, coalesce(@run_at::timestamptz, c.now + @delay::interval), c.now, i.concurrency_key, @trace_parent,
            pipe.transition(1, 0, c.now) -- the enqueued event, journalled in the row
     from input i cross join clock c
     on conflict (name, tenant, idem_key) where state in ('ready', 'delayed', 'running', 'suspended') do nothing
     returning id
 )
--- $12: this statement also wakes idle workers serving the queue (the
+-- @wake: this statement also wakes idle workers serving the queue (the
 -- caller's throttle decides); in a transaction the notification is delivered
 -- on commit, never on rollback.
 select ins.id
 from ins
-left join (select pg_notify('pipe_jobs', $7) as sent where $12::boolean) wake on true
+left join (select pg_notify('pipe_jobs', @queue) as sent where @wake::boolean) wake on true

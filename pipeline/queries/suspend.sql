@@ -1,26 +1,27 @@
--- Park a run until $3, fenced on its claim: the attempt is given back (a
--- suspension is control flow, not a failure). $4..$6 are the journal event;
--- $7..$9, when set, the waits row of a WaitForEvent.
+-- Park run @id until @until, fenced on its claim @claims: the attempt is
+-- given back (a suspension is control flow, not a failure). @kind, @step and
+-- @data are the journal event; @event, @match and @since, when set, the
+-- waits row of a WaitForEvent.
 with s as (
     update pipe.jobs j set
         state       = 'suspended',
         attempt     = j.attempt - 1,
         -- a wait whose event was published meanwhile is due at once
-        run_at      = case when $7::text is not null and exists (
+        run_at      = case when @event::text is not null and exists (
                           select 1 from pipe.published_events e
-                          where e.event = $7 and e.published_at >= $9 and e.payload @> $8::jsonb)
-                      then pipe.now() else $3 end,
+                          where e.event = @event and e.published_at >= @since and e.payload @> @match::jsonb)
+                      then pipe.now() else @until end,
         has_steps   = true,
         lease_until = null,
         worker_id   = null
-    where j.id = $1 and j.claims = $2 and j.state = 'running'
+    where j.id = @id and j.claims = @claims and j.state = 'running'
     returning j.id, j.attempt
 ), journal as (
     insert into pipe.events (job_id, kind, attempt, step, data)
-    select id, $4, attempt, $5, $6 from s
+    select id, @kind, attempt, @step, @data from s
 ), wait as (
     insert into pipe.waits (job_id, step, event, match, since)
-    select id, $5, $7, $8, $9 from s where $7::text is not null
+    select id, @step, @event, @match, @since from s where @event::text is not null
     on conflict (job_id, step) do nothing
 ), freed as (
     delete from pipe.job_leases l using s where l.job_id = s.id

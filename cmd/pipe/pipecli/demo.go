@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -142,7 +141,7 @@ func awaitSettled(ctx context.Context, adm *pipeline.Admin, id string) (*pipelin
 		if err != nil && ctx.Err() == nil && !errcode.Unavailable(err) {
 			return nil, err
 		}
-		if err == nil && !slices.Contains(pipeline.LiveStates, d.State) {
+		if err == nil && !d.State.Live() {
 			return d, nil
 		}
 		select {

@@ -34,7 +34,7 @@ type DemoResult struct {
 // on purpose. The retry (3 attempts, 200ms base delay) replays provision from
 // the journal instead of running it again, and send-welcome succeeds.
 func DemoJob() *pipeline.Job[DemoInput, DemoResult] {
-	return pipeline.MustJob(DemoJobName, demoKey, onboard, pipeline.JobOptions[DemoInput]{
+	return pipeline.MustJob(DemoJobName, demoKey, onboard, pipeline.JobOptions[DemoInput, DemoResult]{
 		Retry: &pipeline.Retry{Attempts: 3, Delay: 200 * time.Millisecond},
 	})
 }

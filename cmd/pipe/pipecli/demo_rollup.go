@@ -40,7 +40,7 @@ type demoRollupReport struct {
 
 // demoRollupJob is the demo's daily rollup of demo_orders.
 func demoRollupJob() (*rollupJob, error) {
-	return rollup.New(rollup.Options[rollup.Request]{
+	return rollup.New(rollup.WindowKey, rollup.Options[rollup.Request]{
 		Name: "demo.orders-daily", Into: "demo_orders_daily", Key: []string{"day"},
 		Bucket:   rollup.Bucket{Unit: rollup.Day, Zone: demoZone, Column: "day"},
 		Lookback: 48 * time.Hour,

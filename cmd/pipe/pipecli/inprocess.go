@@ -3,7 +3,6 @@ package pipecli
 import (
 	"context"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -59,7 +58,7 @@ func awaitRun(ctx context.Context, adm *pipeline.Admin, id string, watch func(*p
 			if watch != nil {
 				watch(d)
 			}
-			if !slices.Contains(pipeline.LiveStates, d.State) {
+			if !d.State.Live() {
 				return d, nil
 			}
 		}

@@ -43,7 +43,7 @@ func (a *app) jobsListCommand() *cobra.Command {
 	fl := c.Flags()
 	fl.StringVar(&f.Queue, "queue", "", "only jobs in this queue")
 	fl.StringVar(&f.Name, "name", "", "only jobs with this name")
-	fl.StringVar(&f.State, "state", "", "only jobs in this state (ready, delayed, running, suspended, done, failed, dead, cancelled)")
+	fl.StringVar((*string)(&f.State), "state", "", "only jobs in this state (ready, delayed, running, suspended, done, failed, dead, cancelled)")
 	fl.StringVar(&f.Tenant, "tenant", "", "only jobs of this tenant")
 	fl.StringVar(&f.IDPrefix, "id-prefix", "", "only jobs whose id starts with this (lowercase hex)")
 	fl.StringVar(&from, "created-from", "", "only jobs created at or after this RFC 3339 instant")
@@ -74,7 +74,7 @@ func (a *app) renderPage(p pipeline.Page) error {
 	}
 	t := newTable(a.stdout, "ID", "NAME", "QUEUE", "STATE", "ATTEMPT", "TENANT", "CREATED", "RUN AT")
 	for _, j := range p.Jobs {
-		t.row(j.ID, j.Name, j.Queue, j.State, fmt.Sprintf("%d/%d", j.Attempt, j.MaxAttempts), orDash(j.Tenant),
+		t.row(j.ID, j.Name, j.Queue, string(j.State), fmt.Sprintf("%d/%d", j.Attempt, j.MaxAttempts), orDash(j.Tenant),
 			stamp(j.CreatedAt), stamp(j.RunAt))
 	}
 	if err := t.flush(); err != nil {

@@ -64,7 +64,7 @@ func renderHeader(w io.Writer, d *pipeline.RunDetail) error {
 		t.row("tenant", d.Tenant)
 	}
 	t.row("key", truncate(d.IdempotencyKey, headerValueWidth))
-	t.row("state", d.State)
+	t.row("state", string(d.State))
 	t.row("attempt", fmt.Sprintf("%d of %d", d.Attempt, d.MaxAttempts))
 	t.row("created", stamp(d.CreatedAt))
 	if d.NextRetryAt != nil {
@@ -108,7 +108,7 @@ func renderSteps(w io.Writer, steps []pipeline.StepDetail) error {
 		if s.LastError != nil {
 			lastErr = orDash(s.LastError.Code)
 		}
-		t.row("  "+s.Name, s.State, strconv.Itoa(s.Executions), lastErr, orDash(truncate(string(s.Output), stepOutputWidth)))
+		t.row("  "+s.Name, string(s.State), strconv.Itoa(s.Executions), lastErr, orDash(truncate(string(s.Output), stepOutputWidth)))
 	}
 	return t.flush()
 }

@@ -69,3 +69,17 @@ func TestCommandsRefuseUnmigratedDatabase(t *testing.T) {
 		}
 	})
 }
+
+func TestMigrateRefusesAnEditedMigration(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	// As if 0007 had been applied from another text than the one shipped.
+	if _, err := b.pool.Exec(t.Context(), `update pipe.migrations set checksum = 'edited' where version = 7`); err != nil {
+		t.Fatal(err)
+	}
+	r := b.pipe(t, "migrate")
+	wantError(t, r, 1, "X_MIGRATION_CHANGED")
+	if !strings.Contains(r.stderr, "0007") {
+		t.Fatalf("the refusal does not name the version:\n%s", r.stderr)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,7 +89,7 @@ func (b *bundle) waitSettled(t *testing.T, id string) *pipeline.RunDetail {
 	defer tick.Stop()
 	for {
 		d := b.show(t, id)
-		if !slices.Contains(pipeline.LiveStates, d.State) {
+		if !d.State.Live() {
 			return d
 		}
 		select {

@@ -49,7 +49,7 @@ func (a *app) queuesBulkCommand(op bulkOp) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.State, "state", "", "the runs' state: "+op.states+" (required)")
+	fl.StringVar((*string)(&f.State), "state", "", "the runs' state: "+op.states+" (required)")
 	fl.StringVar(&f.Queue, "queue", "", "only runs in this queue")
 	fl.StringVar(&f.Name, "name", "", "only runs of this job")
 	fl.StringVar(&f.Tenant, "tenant", "", "only runs of this tenant")
