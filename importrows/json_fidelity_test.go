@@ -18,7 +18,7 @@ func TestNDJSONValuesLandInJSONColumnsAsThemselves(t *testing.T) {
 		file.WriteString(`{"id": ` + string(rune('1'+i)) + `, "j": ` + v + `, "k": ` + v + "}\n")
 	}
 	b := setup(t, `create table docs(id int primary key, j jsonb, k json)`)
-	d, res := run(t, b.pool, importrows.MustNew(tableOptions("docs", "id")), b.put(t, "docs.ndjson", []byte(file.String())))
+	d, res := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("docs", "id")), b.put(t, "docs.ndjson", []byte(file.String())))
 	if d.State != "done" || res.Rows != int64(len(values)) || res.Refused != 0 {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
