@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/internal/jobbench"
+	"github.com/pipekit/pipe/cmd/pipe/bench/jobbench"
 )
 
 func (a *app) benchCommand() *cobra.Command {

@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
-	"github.com/pipekit/pipe/internal/rollupbench"
+	"github.com/pipekit/pipe/cmd/pipe/bench/rollupbench"
 )
 
 func (a *app) benchRollupCommand() *cobra.Command {

@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
-	"github.com/pipekit/pipe/internal/subjectbench"
+	"github.com/pipekit/pipe/cmd/pipe/bench/subjectbench"
 )
 
 func (a *app) benchSubjectCommand() *cobra.Command {

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/internal/orders"
 )
 
 // The export figures' table, its own so that the import figures can run
@@ -115,7 +116,7 @@ func loadOrders(ctx context.Context, pool *pgxpool.Pool, dir string, n int) (int
 		n = 1_000_000
 	}
 	path := filepath.Join(dir, "orders.csv")
-	if err := writeOrdersFile(path, n); err != nil {
+	if err := orders.WriteFile(path, n, ordersSeed); err != nil {
 		return 0, err
 	}
 	defer os.Remove(path)

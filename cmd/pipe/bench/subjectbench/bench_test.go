@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pipekit/pipe/fixtures"
-	"github.com/pipekit/pipe/internal/subjectbench"
+	"github.com/pipekit/pipe/cmd/pipe/bench/subjectbench"
 	"github.com/pipekit/pipe/subject"
 )
 

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/internal/orders"
 )
 
 // Options configure [Run]. Each field's comment gives its default.
@@ -87,7 +88,7 @@ func (o Options) file() (string, func(), error) {
 	if n == 0 {
 		n = 1_000_000
 	}
-	if err := writeOrdersFile(path, n); err != nil {
+	if err := orders.WriteFile(path, n, ordersSeed); err != nil {
 		os.RemoveAll(dir)
 		return "", nil, err
 	}

@@ -1,7 +1,7 @@
 // Command jobbench runs the job figures of `pipe bench jobs` against a
 // database, for measuring pipe side by side with its anchors:
 //
-//	go run ./internal/jobbench/cmd/jobbench -url postgres://postgres@127.0.0.1:5432/postgres -fresh pipe_bench
+//	go run ./cmd/pipe/bench/jobbench/cmd/jobbench -url postgres://postgres@127.0.0.1:5432/postgres -fresh pipe_bench
 //
 // With -fresh NAME it creates database NAME on the server -url reaches,
 // migrates it, measures there and drops it afterwards. -cpuprofile writes a
@@ -20,7 +20,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/pipekit/pipe/internal/jobbench"
+	"github.com/pipekit/pipe/cmd/pipe/bench/jobbench"
 	"github.com/pipekit/pipe/pipeline"
 )
 

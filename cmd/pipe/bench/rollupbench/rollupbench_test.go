@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pipekit/pipe/fixtures"
-	"github.com/pipekit/pipe/internal/rollupbench"
+	"github.com/pipekit/pipe/cmd/pipe/bench/rollupbench"
 )
 
 // At a small size the bench runs end to end: both sizes read the same

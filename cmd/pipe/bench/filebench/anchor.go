@@ -17,6 +17,10 @@ const (
 create table pipe_bench_orders(id uuid primary key, org_id uuid not null, total bigint not null, note text, created_at timestamptz not null)`
 )
 
+// ordersSeed is the generated orders file's seed: every run measures the
+// same bytes.
+const ordersSeed = 7
+
 // copyUpsert is the anchor, done the way import-anchors.sh does it: the
 // whole file COPYed into a temporary table, then one INSERT ... ON CONFLICT
 // DO UPDATE, in one transaction.

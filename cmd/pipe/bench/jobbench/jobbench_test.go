@@ -139,7 +139,7 @@ func TestRunRefusesAnUnmigratedDatabase(t *testing.T) {
 
 // TestFullBench runs every figure at its default size and prints the lines:
 //
-//	go test ./internal/jobbench -run TestFullBench -fullbench -v [-fullbench.url URL] [-cpuprofile cpu.out]
+//	go test ./cmd/pipe/bench/jobbench -run TestFullBench -fullbench -v [-fullbench.url URL] [-cpuprofile cpu.out]
 //
 // It measures; it asserts nothing about speed.
 func TestFullBench(t *testing.T) {

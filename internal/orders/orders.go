@@ -1,4 +1,8 @@
-package filebench
+// Package orders writes the orders CSV of the anchors' generator
+// (bench/anchors/gen_orders.py): the file `pipe bench import` and
+// `pipe bench export` measure with, `pipe demo` imports, and importrows'
+// benchmark reads. It imports nothing of pipe.
+package orders
 
 import (
 	"bufio"
@@ -15,10 +19,10 @@ import (
 // commas, doubled quotes, newlines inside quotes, multibyte UTF-8.
 var notes = []string{"plain", "with, comma", `say "hi"`, "two\nlines", "Zoë Ærøskøbing", "東京 注文", "emoji 🚀 rocket"}
 
-// WriteOrders writes n orders as the anchors' generator does — header
+// Write writes n orders as the anchors' generator does — header
 // id,org_id,total,note,created_at, about 117 bytes a row — deterministic for
 // a seed.
-func WriteOrders(w io.Writer, n int, seed uint64) error {
+func Write(w io.Writer, n int, seed uint64) error {
 	rnd := rand.New(rand.NewPCG(seed, seed))
 	orgs := make([]string, 50)
 	for i := range orgs {
@@ -45,13 +49,13 @@ func randomUUID(rnd *rand.Rand) string {
 	return uuid.UUID(b).String()
 }
 
-// writeOrdersFile writes n orders to path.
-func writeOrdersFile(path string, n int) error {
+// WriteFile writes n orders of seed to path.
+func WriteFile(path string, n int, seed uint64) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := WriteOrders(f, n, 7); err != nil {
+	if err := Write(f, n, seed); err != nil {
 		f.Close()
 		return err
 	}
