@@ -8,9 +8,9 @@ import (
 	"context"
 	"os"
 
-	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 	"github.com/pipekit/pipe/cmd/pipe/bench/filebench"
 	"github.com/pipekit/pipe/cmd/pipe/bench/jobbench"
+	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 	"github.com/pipekit/pipe/internal/rsstrim"
 	"github.com/pipekit/pipe/pipeline"
 )

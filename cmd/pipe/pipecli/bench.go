@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
-	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/cmd/pipe/bench/jobbench"
+	"github.com/pipekit/pipe/errcode"
 )
 
 func (a *app) benchCommand() *cobra.Command {

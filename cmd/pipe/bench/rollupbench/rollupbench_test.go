@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/cmd/pipe/bench/rollupbench"
+	"github.com/pipekit/pipe/fixtures"
 )
 
 // At a small size the bench runs end to end: both sizes read the same

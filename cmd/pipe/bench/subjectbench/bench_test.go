@@ -4,8 +4,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/cmd/pipe/bench/subjectbench"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/subject"
 )
 
