@@ -1,10 +1,10 @@
-package pipecli
+package consumerbench
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
+	"slices"
 	"strconv"
 	"time"
 
@@ -35,17 +35,17 @@ func (f *benchFeed) Read(_ context.Context, max int, _ time.Duration) ([]int64, 
 
 func (f *benchFeed) Close() error { return nil }
 
-// benchConsumerPipe follows o.Keys feeds with a consumer and answers the
-// time from the first enqueue to the last run done.
-func benchConsumerPipe(ctx context.Context, a *app, pool *pgxpool.Pool, o benchConsumerOptions, batch int) (time.Duration, error) {
+// runPipe follows o.Keys feeds with a consumer and answers the time from
+// the first enqueue to the last run done.
+func runPipe(ctx context.Context, pool *pgxpool.Pool, o Options, batch int) (time.Duration, error) {
 	c, err := consumer.New(consumer.Options[int64, int64]{
-		Name: benchConsumerName,
+		Name: name,
 		Keys: func(context.Context, pgx.Tx) ([]string, error) { return nil, nil },
 		Open: func(_ context.Context, _ string, cursor int64) (consumer.Feed[int64], error) {
 			return &benchFeed{next: cursor + 1, last: int64(o.Items)}, nil
 		},
 		Handle: func(ctx context.Context, tx pgx.Tx, key string, ns []int64) (int64, error) {
-			return ns[len(ns)-1], benchInsert(ctx, tx, key, ns)
+			return ns[len(ns)-1], insert(ctx, tx, key, ns)
 		},
 		Cursor: consumer.StoredCursor[int64](),
 		Batch:  batch,
@@ -57,9 +57,8 @@ func benchConsumerPipe(ctx context.Context, a *app, pool *pgxpool.Pool, o benchC
 	if err != nil {
 		return 0, err
 	}
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{benchConsumerName: o.Keys},
-		PollInterval: 10 * time.Millisecond, IdlePollMax: 20 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{name: o.Keys},
+		PollInterval: 10 * time.Millisecond, IdlePollMax: 20 * time.Millisecond, Logger: o.Logger})
 	if err != nil {
 		return 0, err
 	}
@@ -80,22 +79,21 @@ func benchConsumerPipe(ctx context.Context, a *app, pool *pgxpool.Pool, o benchC
 		}
 		ids[k] = res.ID
 	}
-	adm := pipeline.NewAdmin(pool)
 	for _, id := range ids {
-		d, err := awaitRun(ctx, adm, id, nil)
+		state, err := await(ctx, pool, id)
 		if err != nil {
 			return 0, err
 		}
-		if d.State != "done" {
-			return 0, fmt.Errorf("bench consumer: a run ended %s", d.State)
+		if state != "done" {
+			return 0, fmt.Errorf("bench consumer: a run ended %s", state)
 		}
 	}
 	return time.Since(start), nil
 }
 
-// benchConsumerAnchor does the same work without pipe: per key, one
-// transaction a batch holding the insert and the cursor's upsert.
-func benchConsumerAnchor(ctx context.Context, _ *app, pool *pgxpool.Pool, o benchConsumerOptions, batch int) (time.Duration, error) {
+// runAnchor does the same work without pipe: per key, one transaction a
+// batch holding the insert and the cursor's upsert.
+func runAnchor(ctx context.Context, pool *pgxpool.Pool, o Options, batch int) (time.Duration, error) {
 	start := time.Now()
 	g, ctx := errgroup.WithContext(ctx)
 	for k := range o.Keys {
@@ -105,12 +103,12 @@ func benchConsumerAnchor(ctx context.Context, _ *app, pool *pgxpool.Pool, o benc
 			for f.next <= f.last {
 				ns, _ := f.Read(ctx, batch, 0)
 				err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-					if err := benchInsert(ctx, tx, key, ns); err != nil {
+					if err := insert(ctx, tx, key, ns); err != nil {
 						return err
 					}
 					_, err := tx.Exec(ctx, `insert into pipe.consumer_cursors (consumer, key, cursor) values ($1, $2, $3)
 						on conflict (consumer, key) do update set cursor = excluded.cursor, saved_at = pipe.now()`,
-						benchConsumerName, key, ns[len(ns)-1])
+						name, key, ns[len(ns)-1])
 					return err
 				})
 				if err != nil {
@@ -122,4 +120,26 @@ func benchConsumerAnchor(ctx context.Context, _ *app, pool *pgxpool.Pool, o benc
 	}
 	err := g.Wait()
 	return time.Since(start), err
+}
+
+// await looks at the run every 100 ms, as `pipe import --wait` does, until
+// it leaves the live states, and answers its state.
+func await(ctx context.Context, pool *pgxpool.Pool, id string) (string, error) {
+	adm := pipeline.NewAdmin(pool)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		d, err := adm.Show(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		if !slices.Contains(pipeline.LiveStates, d.State) {
+			return d.State, nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-tick.C:
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package pipecli
+package bench
 
 import (
 	"context"
@@ -6,21 +6,15 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/cmd/pipe/bench/jobbench"
-	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 )
 
-func (a *app) benchCommand() *cobra.Command {
-	return group("bench", "Measure pipe against the database", a.benchJobsCommand(), a.benchImportCommand(), a.benchExportCommand(),
-		a.benchConsumerCommand(), a.benchSubjectCommand(), a.benchRollupCommand())
-}
-
-func (a *app) benchJobsCommand() *cobra.Command {
+func jobsCommand(env pipecli.Env) *cobra.Command {
 	var o jobbench.Options
 	c := &cobra.Command{
 		Use:   "jobs",
@@ -28,15 +22,15 @@ func (a *app) benchJobsCommand() *cobra.Command {
 		Long: "bench jobs runs no-op jobs of its own names (pipe.bench.*) in a queue of its own and\n" +
 			"prints one line per figure as it completes. It deletes its rows before and after each\n" +
 			"figure, so it leaves the database's other jobs alone. Figures: " + figureList() + ".",
-		Args: noArgs,
+		Args: pipecli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			for _, f := range o.Only {
 				if !slices.Contains(jobbench.AllFigures, f) {
-					return usageError(c, "--only names no figure %q (figures: %s)", f, figureList())
+					return pipecli.UsageError(c, "--only names no figure %q (figures: %s)", f, figureList())
 				}
 			}
-			o.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+			o.Logger = slog.New(slog.NewTextHandler(env.Stderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+			return runBench(env, c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
 				res, err := jobbench.Run(ctx, pool, o, out)
 				if err != nil {
 					return nil, err
@@ -57,40 +51,6 @@ func (a *app) benchJobsCommand() *cobra.Command {
 }
 
 func figureList() string { return strings.Join(jobbench.AllFigures, ", ") }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// benchErr codes the bench's plain errors; its messages name figures and
-// settings, not data.
-// runBench connects, runs one bench with the stream its lines go to (none
-// under --json) and, under --json, prints the figures it answers.
-func (a *app) runBench(c *cobra.Command, run func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error)) error {
-	pool, err := a.connect(c.Context(), migrated)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	out := a.stdout
-	if a.json {
-		out = io.Discard
-	}
-	res, err := run(c.Context(), pool, out)
-	if err != nil {
-		return benchErr(err)
-	}
-	if a.json {
-		return printJSON(a.stdout, res)
-	}
-	return nil
-}
-
-func benchErr(err error) error {
-	if _, ok := errcode.As(err); ok {
-		return err
-	}
-	return errcode.Wrap(err, errcode.Invariant, "%v", err).
-		WithFix("see `pipe bench jobs --help`; a figure that stalled says so, and its rows were cleaned")
-}
 
 // benchFigure is one figure as --json prints it, durations in milliseconds.
 type benchFigure struct {

@@ -1,4 +1,4 @@
-package pipecli
+package bench
 
 import (
 	"context"
@@ -8,9 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/cmd/pipe/bench/filebench"
+	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 )
 
-func (a *app) benchImportCommand() *cobra.Command {
+func importCommand(env pipecli.Env) *cobra.Command {
 	var o filebench.Options
 	c := &cobra.Command{
 		Use:   "import",
@@ -20,12 +21,12 @@ func (a *app) benchImportCommand() *cobra.Command {
 			"then times the anchor — COPY into a staging table and one INSERT ... ON CONFLICT DO UPDATE\n" +
 			"in one transaction — and `pipe import` with upsert and checkpoints, run in a helper process\n" +
 			"whose peak RSS it reports. It uses the table pipe_bench_orders and drops it after.",
-		Args: noArgs,
+		Args: pipecli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Rows < 0 || (o.PageBytes != 0 && o.PageBytes < 64<<10) {
-				return usageError(c, "--rows is negative or --page-bytes is below 65536")
+				return pipecli.UsageError(c, "--rows is negative or --page-bytes is below 65536")
 			}
-			return a.fileBench(c, func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error) {
+			return fileBench(env, c, func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error) {
 				return filebench.Run(ctx, pool, url, o, out)
 			})
 		},
@@ -41,9 +42,9 @@ func (a *app) benchImportCommand() *cobra.Command {
 // fileBench connects, runs one of the file benches with the database's URL
 // (its helper process connects too) and prints its lines, or its figures
 // as JSON with --json.
-func (a *app) fileBench(c *cobra.Command, run func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error)) error {
-	return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
-		url, _, err := a.resolveURL(ctx)
+func fileBench(env pipecli.Env, c *cobra.Command, run func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error)) error {
+	return runBench(env, c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+		url, err := env.DatabaseURL(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package pipecli
+package bench
 
 import (
 	"context"
@@ -9,9 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/cmd/pipe/bench/rollupbench"
+	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 )
 
-func (a *app) benchRollupCommand() *cobra.Command {
+func rollupCommand(env pipecli.Env) *cobra.Command {
 	var o rollupbench.Options
 	c := &cobra.Command{
 		Use:   "rollup",
@@ -22,13 +23,13 @@ func (a *app) benchRollupCommand() *cobra.Command {
 			"America/New_York) into pipe_bench_rollup_daily, then loads the older rows up to --rows and\n" +
 			"times it again, printing per size the upsert step's time, the run's, the rows read and how\n" +
 			"the plan reads the source. Loading 10M rows takes a minute or more. It drops its tables after.",
-		Args: noArgs,
+		Args: pipecli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Rows < 0 || o.First < 0 || o.Runs < 0 || o.Lookback < 0 {
-				return usageError(c, "--rows, --first, --runs and --lookback must not be negative")
+				return pipecli.UsageError(c, "--rows, --first, --runs and --lookback must not be negative")
 			}
-			o.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-			return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+			o.Logger = slog.New(slog.NewTextHandler(env.Stderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+			return runBench(env, c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
 				return rollupbench.Run(ctx, pool, o, out)
 			})
 		},

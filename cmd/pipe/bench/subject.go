@@ -1,4 +1,4 @@
-package pipecli
+package bench
 
 import (
 	"context"
@@ -8,9 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/cmd/pipe/bench/subjectbench"
+	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 )
 
-func (a *app) benchSubjectCommand() *cobra.Command {
+func subjectCommand(env pipecli.Env) *cobra.Command {
 	var o subjectbench.Options
 	c := &cobra.Command{
 		Use:   "subject",
@@ -22,12 +23,12 @@ func (a *app) benchSubjectCommand() *cobra.Command {
 			"stock job machinery in this process. Statement time sums the round trips of the jobs' own\n" +
 			"statements; step time the step transactions they run in (begin to commit, checkpoint included);\n" +
 			"run time is enqueue to settle. It drops the schema after (--keep leaves it).",
-		Args: noArgs,
+		Args: pipecli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Members < 0 || o.PageRows < 0 {
-				return usageError(c, "--members or --page-rows is negative")
+				return pipecli.UsageError(c, "--members or --page-rows is negative")
 			}
-			return a.runBench(c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
+			return runBench(env, c, func(ctx context.Context, pool *pgxpool.Pool, out io.Writer) (any, error) {
 				return subjectbench.Run(ctx, pool, o, out)
 			})
 		},

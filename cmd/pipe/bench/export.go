@@ -1,4 +1,4 @@
-package pipecli
+package bench
 
 import (
 	"context"
@@ -8,9 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/cmd/pipe/bench/filebench"
+	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 )
 
-func (a *app) benchExportCommand() *cobra.Command {
+func exportCommand(env pipecli.Env) *cobra.Command {
 	var o filebench.ExportOptions
 	c := &cobra.Command{
 		Use:   "export",
@@ -19,12 +20,12 @@ func (a *app) benchExportCommand() *cobra.Command {
 			"times the anchor — COPY (SELECT ...) TO STDOUT as CSV into a file, what `psql \\copy ... to`\n" +
 			"does — beside `pipe export` to CSV and to Parquet with zstd, each run in a helper process\n" +
 			"whose peak RSS it reports. It drops the table after.",
-		Args: noArgs,
+		Args: pipecli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Rows < 0 || o.PageRows < 0 {
-				return usageError(c, "--rows or --page-rows is negative")
+				return pipecli.UsageError(c, "--rows or --page-rows is negative")
 			}
-			return a.fileBench(c, func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error) {
+			return fileBench(env, c, func(ctx context.Context, pool *pgxpool.Pool, url string, out io.Writer) (any, error) {
 				return filebench.RunExport(ctx, pool, url, o, out)
 			})
 		},

@@ -1,4 +1,4 @@
-package pipecli_test
+package bench_test
 
 import (
 	"strings"
