@@ -57,7 +57,9 @@ func NoArgs(c *cobra.Command, args []string) error { return noArgs(c, args) }
 // Group answers a command that only holds subcommands, as `pipe jobs` does:
 // bare, it prints its help; with an unknown subcommand, it is a
 // [UsageError].
-func Group(use, short string, subs ...*cobra.Command) *cobra.Command { return group(use, short, subs...) }
+func Group(use, short string, subs ...*cobra.Command) *cobra.Command {
+	return group(use, short, subs...)
+}
 
 // addCommands adds the commands of opts.Commands to root. A name the root
 // already has is a programmer's error, caught at the first run.
