@@ -13,12 +13,10 @@ import (
 
 	"github.com/pipekit/pipe/cmd/pipe/bench"
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
-	"github.com/pipekit/pipe/internal/rsstrim"
 	"github.com/pipekit/pipe/pipeline"
 )
 
 func main() {
-	rsstrim.Trim()
 	// `pipe bench jobs`, `import` and `export` re-execute pipe as their
 	// helper processes.
 	bench.HelperMain()

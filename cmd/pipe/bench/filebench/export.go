@@ -46,16 +46,26 @@ type ExportResult struct {
 	CSVSnapshotSeconds     float64    `json:"csvSnapshotSeconds"`
 	ParquetSeconds         float64    `json:"parquetSeconds"`
 	ParquetSnapshotSeconds float64    `json:"parquetSnapshotSeconds"`
-	PeakRSSMiB             float64    `json:"peakRssMiB"`
-	PeakAnonMiB            float64    `json:"peakAnonMiB"`
+	// Runs are the four runs' figures, memory included.
+	Runs []ExportRun `json:"runs"`
+	// Memory is the highest peak and the highest own part of the runs.
+	Memory
+}
+
+// ExportRun is one export of RunExport.
+type ExportRun struct {
+	Format  exportrows.Format `json:"format"`
+	Order   exportrows.Order  `json:"order"`
+	Seconds float64           `json:"seconds"`
+	Memory
 }
 
 // RunExport loads the orders into pipe_bench_export, then times the anchor
 // — COPY (SELECT ...) TO STDOUT in CSV into a file, what `psql \copy ... to`
 // does — beside `pipe export` to CSV and to Parquet with zstd, each in key
 // order and in snapshot order, each run in a helper process whose peak RSS
-// it reports, and the anchor again: the ratios are to the faster anchor
-// run. It drops the table after.
+// it reports beside an idle helper's, and the anchor again: the ratios are
+// to the faster anchor run. It drops the table after.
 func RunExport(ctx context.Context, pool *pgxpool.Pool, url string, o ExportOptions, out io.Writer) (ExportResult, error) {
 	var res ExportResult
 	if !helperCapable.Load() {
@@ -74,6 +84,10 @@ func RunExport(ctx context.Context, pool *pgxpool.Pool, url string, o ExportOpti
 		return res, err
 	}
 	fmt.Fprintf(out, "copy to (anchor): %d rows in %.2f s (%.0f rows/s)\n", res.Rows, res.AnchorRuns[0], float64(res.Rows)/res.AnchorRuns[0])
+	idleKiB, err := measureIdle(ctx, url, out)
+	if err != nil {
+		return res, err
+	}
 	runs := []struct {
 		format exportrows.Format
 		order  exportrows.Order
@@ -90,9 +104,11 @@ func RunExport(ctx context.Context, pool *pgxpool.Pool, url string, o ExportOpti
 			return res, err
 		}
 		*r.into = h.Seconds
-		res.PeakRSSMiB, res.PeakAnonMiB = max(res.PeakRSSMiB, h.PeakRSSMiB), max(res.PeakAnonMiB, h.PeakAnonMiB)
-		fmt.Fprintf(out, "export %s, %s order: %d rows in %.2f s (%.0f rows/s), peak rss %.0f MiB (%.0f MiB anonymous)\n",
-			exportLabel(r.format), r.order, res.Rows, h.Seconds, float64(res.Rows)/h.Seconds, h.PeakRSSMiB, h.PeakAnonMiB)
+		run := ExportRun{Format: r.format, Order: r.order, Seconds: h.Seconds, Memory: memory(h.PeakKiB, idleKiB)}
+		res.Runs = append(res.Runs, run)
+		res.Memory = Memory{PeakMiB: max(res.PeakMiB, run.PeakMiB), IdleMiB: run.IdleMiB, OwnMiB: max(res.OwnMiB, run.OwnMiB)}
+		fmt.Fprintf(out, "export %s, %s order: %d rows in %.2f s (%.0f rows/s), peak rss %.0f MiB, the export's own %.0f MiB\n",
+			exportLabel(r.format), r.order, res.Rows, h.Seconds, float64(res.Rows)/h.Seconds, run.PeakMiB, run.OwnMiB)
 	}
 	if res.AnchorRuns[1], err = copyTo(ctx, pool, filepath.Join(dir, "anchor.csv")); err != nil {
 		return res, err
@@ -169,7 +185,7 @@ func copyTo(ctx context.Context, pool *pgxpool.Pool, path string) (float64, erro
 
 // runExport exports the table in format in a helper process; an export of
 // other than the table's rows is an error, not a figure.
-func runExport(ctx context.Context, url, dir string, format exportrows.Format, order exportrows.Order, pageRows int, want int64) (*helperRun, error) {
+func runExport(ctx context.Context, url, dir string, format exportrows.Format, order exportrows.Order, pageRows int, want int64) (*helperReport, error) {
 	to := filepath.Join(dir, string(format)+"-"+string(order))
 	in := exportrows.TableExport{Table: exportTable, To: to, Format: format, Order: order, PageRows: pageRows}
 	r, err := runHelper(ctx, url, exportrows.TableJobName, in)

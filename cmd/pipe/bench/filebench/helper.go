@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,7 +12,6 @@ import (
 	"os/exec"
 	"slices"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -21,7 +21,8 @@ import (
 	"github.com/pipekit/pipe/pipeline"
 )
 
-// The environment that makes a re-executed program the bench's helper.
+// The environment that makes a re-executed program the bench's helper:
+// envHelper says which (helperWork or helperIdle).
 const (
 	envHelper = "PIPE_FILEBENCH_HELPER"
 	envURL    = "PIPE_FILEBENCH_URL"
@@ -29,58 +30,95 @@ const (
 	envInput  = "PIPE_FILEBENCH_INPUT"
 )
 
+// The helpers: one that works one run alone, and an idle one that only
+// connects and waits, whose peak is the baseline the run's is read against.
+const (
+	helperWork = "work"
+	helperIdle = "idle"
+)
+
+// idleWait is how long the idle helper holds its connection before it
+// reads its peak.
+const idleWait = time.Second
+
 var helperCapable atomic.Bool
 
-// HelperMain makes the program able to serve as the bench's helper: the
+// HelperMain makes the program able to serve as the bench's helpers: the
 // process that runs one import or export alone, so that its peak memory is
-// the run's. A program offering the bench calls it first thing in main (a
-// test binary, in TestMain); started as the helper it runs and exits.
+// the run's, and the idle pipe beside it. A program offering the bench calls
+// it first thing in main (a test binary, in TestMain); started as a helper
+// it serves and exits.
 func HelperMain() {
 	helperCapable.Store(true)
-	if os.Getenv(envHelper) == "" {
+	mode := os.Getenv(envHelper)
+	if mode == "" {
 		return
 	}
-	if err := serveHelper(context.Background(), os.Stdout); err != nil {
+	if err := serveHelper(context.Background(), mode, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "filebench helper:", err)
 		os.Exit(1)
 	}
 	os.Exit(0)
 }
 
-// helperReport is what the helper prints: the run's end, how long it took
-// from enqueue to settle, its result, and the highest anonymous resident
-// memory sampled.
+// helperReport is what a helper prints: the run's end, how long it took
+// from enqueue to settle and its result (none for the idle helper), and
+// the process's peak resident memory.
 type helperReport struct {
 	State   string          `json:"state"`
 	Code    string          `json:"code,omitempty"`
 	Seconds float64         `json:"seconds"`
 	Result  json.RawMessage `json:"result"`
-	AnonKiB int64           `json:"anonKiB"`
+	PeakKiB int64           `json:"peakKiB"`
 }
 
-func serveHelper(ctx context.Context, out io.Writer) error {
+func serveHelper(ctx context.Context, mode string, out io.Writer) error {
 	pool, err := pgxpool.New(ctx, os.Getenv(envURL))
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	stop := make(chan struct{})
-	peak := anonPeak(stop)
+	var rep helperReport
+	switch mode {
+	case helperIdle:
+		rep, err = idle(ctx, pool)
+	case helperWork:
+		rep, err = workOne(ctx, pool)
+	default:
+		err = fmt.Errorf("no helper %q", mode)
+	}
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(out).Encode(rep)
+}
+
+// idle connects, waits and reports its peak.
+func idle(ctx context.Context, pool *pgxpool.Pool) (helperReport, error) {
+	if err := pool.Ping(ctx); err != nil {
+		return helperReport{}, err
+	}
+	time.Sleep(idleWait)
+	return helperReport{State: "idle", PeakKiB: peakKiB()}, nil
+}
+
+// workOne enqueues the run the environment names, works it until it
+// settles and reports it.
+func workOne(ctx context.Context, pool *pgxpool.Pool) (helperReport, error) {
 	start := time.Now()
 	job, id, err := enqueue(ctx, pool, os.Getenv(envJob), []byte(os.Getenv(envInput)))
 	if err != nil {
-		return err
+		return helperReport{}, err
 	}
 	d, err := work(ctx, pool, job, id)
 	if err != nil {
-		return err
+		return helperReport{}, err
 	}
-	close(stop)
-	rep := helperReport{State: d.State, Seconds: time.Since(start).Seconds(), Result: d.Result, AnonKiB: peak.Load()}
+	rep := helperReport{State: d.State, Seconds: time.Since(start).Seconds(), Result: d.Result, PeakKiB: peakKiB()}
 	if d.LastError != nil && d.State != "done" {
 		rep.Code = d.LastError.Code
 	}
-	return json.NewEncoder(out).Encode(rep)
+	return rep, nil
 }
 
 // enqueue enqueues one run of the stock job named.
@@ -135,38 +173,49 @@ func work(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, id 
 	}
 }
 
-// helperRun is one run in the helper process, as the parent sees it.
-type helperRun struct {
-	helperReport
-	PeakRSSMiB  float64
-	PeakAnonMiB float64
+// runHelper runs the stock job on input in a helper process and answers
+// its report.
+func runHelper(ctx context.Context, url, job string, input any) (*helperReport, error) {
+	raw, _ := json.Marshal(input)
+	r, err := startHelper(ctx, helperWork, envURL+"="+url, envJob+"="+job, envInput+"="+string(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%s helper: %w", job, err)
+	}
+	if r.State != "done" {
+		return nil, fmt.Errorf("the bench's %s run ended %s with %s", job, r.State, r.Code)
+	}
+	return r, nil
 }
 
-// runHelper runs the stock job on input in a helper process and answers
-// its report, with the peak RSS the kernel kept for the process.
-func runHelper(ctx context.Context, url, job string, input any) (*helperRun, error) {
-	raw, _ := json.Marshal(input)
+// runIdle starts the idle helper on url and answers its peak in KiB.
+func runIdle(ctx context.Context, url string) (int64, error) {
+	r, err := startHelper(ctx, helperIdle, envURL+"="+url)
+	if err != nil {
+		return 0, fmt.Errorf("idle helper: %w", err)
+	}
+	return r.PeakKiB, nil
+}
+
+// startHelper re-executes the program as the helper mode, with env added
+// to its environment, and answers what it reported.
+func startHelper(ctx context.Context, mode string, env ...string) (*helperReport, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), envHelper+"=1", envURL+"="+url, envJob+"="+job, envInput+"="+string(raw))
+	cmd.Env = append(append(os.Environ(), envHelper+"="+mode), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s helper: %w: %s", job, err, stderr.String())
+		return nil, fmt.Errorf("%w: %s", err, stderr.String())
 	}
-	var r helperRun
-	if err := json.Unmarshal(stdout.Bytes(), &r.helperReport); err != nil {
-		return nil, fmt.Errorf("%s helper said %q: %w", job, stdout.String(), err)
+	var r helperReport
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		return nil, fmt.Errorf("it said %q: %w", stdout.String(), err)
 	}
-	if r.State != "done" {
-		return nil, fmt.Errorf("the bench's %s run ended %s with %s", job, r.State, r.Code)
+	if r.PeakKiB == 0 {
+		return nil, errors.New("it could not read its peak resident memory (VmHWM in /proc/self/status)")
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.PeakRSSMiB = float64(ru.Maxrss) / 1024 // Linux reports KiB
-	}
-	r.PeakAnonMiB = float64(r.AnonKiB) / 1024
 	return &r, nil
 }

@@ -3,8 +3,10 @@
 // 1,000,000-row orders file of the anchors' generator, imported with
 // upsert semantics and checkpoints, against COPY into a staging table and
 // one INSERT ... ON CONFLICT in one transaction (import-anchors.sh's
-// copy+upsert). The import runs in a helper process of its own, so its
-// peak resident memory is the import's alone.
+// copy+upsert). Each import or export runs in a helper process of its own,
+// so its peak resident memory is the run's alone; an idle helper started
+// in the same bench run — the same binary, connected and waiting — gives
+// the baseline, and the difference is the work's own part ([Memory]).
 package filebench
 
 import (
@@ -15,7 +17,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -42,11 +43,8 @@ type Result struct {
 	FileBytes     int64   `json:"fileBytes"`
 	AnchorSeconds float64 `json:"anchorSeconds,omitempty"`
 	ImportSeconds float64 `json:"importSeconds"`
-	PeakRSSMiB    float64 `json:"peakRssMiB"`
-	// PeakAnonMiB is the import's own memory: the peak of the helper's
-	// anonymous resident memory, without the binary's code paged in.
-	PeakAnonMiB float64 `json:"peakAnonMiB"`
-	Pages       int     `json:"pages"`
+	Pages         int     `json:"pages"`
+	Memory
 }
 
 // Run measures the anchor, then the import, printing a line per figure to
@@ -108,9 +106,13 @@ func anchor(ctx context.Context, pool *pgxpool.Pool, path string, res *Result, o
 	return nil
 }
 
-// measureImport runs `pipe import` semantics in the helper process on a
-// fresh table and reads the helper's peak RSS from the kernel.
+// measureImport starts an idle helper, then runs `pipe import` semantics in
+// the work helper on a fresh table, and reads both helpers' peak RSS.
 func measureImport(ctx context.Context, pool *pgxpool.Pool, url, path string, o Options, res *Result, out io.Writer) error {
+	idleKiB, err := measureIdle(ctx, url, out)
+	if err != nil {
+		return err
+	}
 	if _, err := pool.Exec(ctx, tableDDL); err != nil {
 		return err
 	}
@@ -125,9 +127,9 @@ func measureImport(ctx context.Context, pool *pgxpool.Pool, url, path string, o 
 		return err
 	}
 	res.Rows, res.ImportSeconds, res.Pages = ir.Rows, r.Seconds, ir.Pages
-	res.PeakRSSMiB, res.PeakAnonMiB = r.PeakRSSMiB, r.PeakAnonMiB
-	fmt.Fprintf(out, "import: %d rows in %.2f s (%.0f rows/s), %d pages, peak rss %.0f MiB (%.0f MiB anonymous)%s\n",
-		res.Rows, res.ImportSeconds, float64(res.Rows)/res.ImportSeconds, res.Pages, res.PeakRSSMiB, res.PeakAnonMiB, ratio(res))
+	res.Memory = memory(r.PeakKiB, idleKiB)
+	fmt.Fprintf(out, "import: %d rows in %.2f s (%.0f rows/s), %d pages, peak rss %.0f MiB, the import's own %.0f MiB%s\n",
+		res.Rows, res.ImportSeconds, float64(res.Rows)/res.ImportSeconds, res.Pages, res.PeakMiB, res.OwnMiB, ratio(res))
 	return nil
 }
 
@@ -138,4 +140,13 @@ func ratio(r *Result) string {
 	return fmt.Sprintf(", %.2fx the anchor's time", r.ImportSeconds/r.AnchorSeconds)
 }
 
-var _ = time.Second
+// measureIdle starts the idle helper, prints its peak and answers it in
+// KiB.
+func measureIdle(ctx context.Context, url string, out io.Writer) (int64, error) {
+	kib, err := runIdle(ctx, url)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(out, "idle pipe (connected, waiting): peak rss %.0f MiB\n", mib(kib))
+	return kib, nil
+}
