@@ -7,7 +7,7 @@ import (
 
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
-	"github.com/pipekit/pipe/internal/filebench"
+	"github.com/pipekit/pipe/internal/orders"
 )
 
 // BenchmarkImportOrders imports 200,000 orders of the anchors' shape with
@@ -15,7 +15,7 @@ import (
 // -memprofile to see what a page allocates.
 func BenchmarkImportOrders(b *testing.B) {
 	var data bytes.Buffer
-	if err := filebench.WriteOrders(&data, 200_000, 7); err != nil {
+	if err := orders.Write(&data, 200_000, 7); err != nil {
 		b.Fatal(err)
 	}
 	pool := fixtures.DB(b)

@@ -1,26 +1,28 @@
 // Command pipe drives pipe's job core from a shell: migrate, run a worker,
-// inspect and steer jobs, benchmark, and try the demo. The commands live in
-// package pipecli so that an application can build its own pipe with its
-// jobs.
+// inspect and steer jobs, import and export, benchmark, and try the demo.
+// The commands live in package pipecli so that an application can build its
+// own pipe with its jobs; the benches live in package bench, which only this
+// stock binary adds.
 package main
 
 import (
 	"context"
 	"os"
 
+	"github.com/spf13/cobra"
+
+	"github.com/pipekit/pipe/cmd/pipe/bench"
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
-	"github.com/pipekit/pipe/internal/filebench"
-	"github.com/pipekit/pipe/internal/jobbench"
-	"github.com/pipekit/pipe/internal/rsstrim"
 	"github.com/pipekit/pipe/pipeline"
 )
 
 func main() {
-	rsstrim.Trim()
-	// `pipe bench jobs` and `pipe bench import` re-execute pipe as their
+	// `pipe bench jobs`, `import` and `export` re-execute pipe as their
 	// helper processes.
-	jobbench.HelperMain()
-	filebench.HelperMain()
+	bench.HelperMain()
 	jobs := []pipeline.Registrable{pipecli.DemoJob()}
-	os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{Jobs: jobs}))
+	os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{
+		Jobs:     jobs,
+		Commands: []func(pipecli.Env) *cobra.Command{bench.Command},
+	}))
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/importrows"
-	"github.com/pipekit/pipe/internal/filebench"
+	"github.com/pipekit/pipe/internal/orders"
 )
 
 // demoRows is how many orders the demo imports; two more rows are refused
@@ -49,7 +49,7 @@ func (a *app) demoImport(ctx context.Context, pool *pgxpool.Pool) (*importrows.R
 // total that is not a number and a timestamp that is not a time.
 func writeDemoOrders(path string) error {
 	var b bytes.Buffer
-	if err := filebench.WriteOrders(&b, demoRows, 11); err != nil {
+	if err := orders.Write(&b, demoRows, 11); err != nil {
 		return err
 	}
 	b.WriteString("00000000-0000-4000-8000-00000000000a,00000000-0000-4000-8000-00000000000b,twelve,bad total,2026-01-01T00:00:00Z\n")

@@ -29,8 +29,26 @@
 //	pipe workers                      the running workers
 //	pipe stats                        runs done, retried, failed and dead per job (--since 24h)
 //	pipe maintain                     purge past retention and roll up counters, once
-//	pipe demo                         a three-step job that fails once and recovers
-//	pipe bench jobs                   measure enqueue, work, steps and pickup latency
+//	pipe import SOURCE --into TABLE   import a CSV, NDJSON or Parquet file into a table (pipe.import)
+//	pipe export TABLE --to PREFIX     export a table to CSV, NDJSON or Parquet objects (pipe.export)
+//	pipe subject plan --config FILE   walk a subject declaration: reached tables, treatments, order
+//	pipe subject erase --config FILE --id KEY
+//	                                  erase one person's data as declared
+//	pipe subject export --config FILE --id KEY --to PREFIX
+//	                                  export one person's data, one object per page per table
+//	pipe subject proof --config FILE  seed canaries, erase a generated person, search every row
+//	pipe verify                       check every declaration of pipe.json against the live catalog
+//	pipe rollup run NAME              enqueue one run of a declared rollup now
+//	pipe views refresh VIEW           enqueue one refresh of a materialized view now
+//	pipe demo                         import, export, roll up, refresh and erase on a small forum,
+//	                                  then a three-step job that fails once and recovers
+//	pipe completion SHELL             the shell's completion script
+//	pipe help [COMMAND]               help on any command
+//
+// [Options.Commands] adds commands beside these. The stock binary adds
+// `pipe bench jobs|import|export|consumer|subject|rollup` so (package
+// github.com/pipekit/pipe/cmd/pipe/bench); a pipe built with Execute alone
+// does not carry the benches.
 //
 // # The database
 //

@@ -21,6 +21,13 @@ type Options struct {
 	// worker, and `pipe tasks list` shows their cron, zone and next run. The
 	// jobs the tasks enqueue belong in Jobs.
 	Tasks []*pipeline.Task
+	// Commands add commands beside the stock ones: each function is called
+	// once per Execute, with the command line's [Env], and answers a command
+	// for the root. A name the stock pipe already uses panics. Default none.
+	// The stock binary adds `pipe bench` this way (package
+	// github.com/pipekit/pipe/cmd/pipe/bench), so an application's pipe does
+	// not link the benches.
+	Commands []func(Env) *cobra.Command
 	// Stdout receives command output. Default os.Stdout.
 	Stdout io.Writer
 	// Stderr receives errors, notices and worker logs. Default os.Stderr.
@@ -119,12 +126,12 @@ func (a *app) rootCommand() *cobra.Command {
 		a.maintainCommand(),
 		a.devCommand(),
 		a.demoCommand(),
-		a.benchCommand(),
 		a.importCommand(),
 		a.exportCommand(),
 		a.subjectCommand(),
 		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
 	)
+	a.addCommands(root)
 	return root
 }
 

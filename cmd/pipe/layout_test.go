@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/pipekit/pipe/"
+
+// The arrows of docs/architecture.md: nothing outside cmd/ imports cmd/;
+// only the stock main imports the bench room; internal/ imports errcode at
+// most; the job core imports no room but errcode and internal/.
+func TestTheArrowsPointDown(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	out, err := exec.CommandContext(t.Context(), goCmd, "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", module+"...").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module)
+		for _, imp := range f[1:] {
+			dep, ours := strings.CutPrefix(imp, module)
+			if !ours {
+				continue
+			}
+			under := func(room string) bool { return dep == room || strings.HasPrefix(dep, room+"/") }
+			in := func(room string) bool { return pkg == room || strings.HasPrefix(pkg, room+"/") }
+			switch {
+			case under("cmd") && !in("cmd"):
+				t.Errorf("%s imports %s: nothing outside cmd/ imports cmd/", pkg, dep)
+			case under("cmd/pipe/bench") && pkg != "cmd/pipe" && !in("cmd/pipe/bench"):
+				t.Errorf("%s imports %s: only the stock main adds the bench room", pkg, dep)
+			case in("internal") && dep != "errcode" && !under("internal"):
+				t.Errorf("%s imports %s: internal/ imports errcode at most", pkg, dep)
+			case pkg == "pipeline" && dep != "errcode" && !under("internal"):
+				t.Errorf("pipeline imports %s: the job core imports no room", dep)
+			}
+		}
+	}
+}
