@@ -14,6 +14,7 @@ import (
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/consumer/pgtail"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 )
 
 // A consumer over a table tail while eight writers commit out of order —
@@ -25,7 +26,7 @@ func TestConsumerOverATableWrittenOutOfOrder(t *testing.T) {
 	if _, err := pool.Exec(ctx, `create table effects (seq bigserial primary key, id bigint not null)`); err != nil {
 		t.Fatal(err)
 	}
-	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Poll: 2 * time.Millisecond})
+	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 2 * time.Millisecond})
 	c := consumer.MustNew(consumer.Options[pgtail.Row[event], int64]{
 		Name: "events",
 		Keys: func(context.Context, pgx.Tx) ([]string, error) { return []string{"all"}, nil },

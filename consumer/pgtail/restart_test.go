@@ -10,6 +10,7 @@ import (
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/consumer/pgtail"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 )
 
 // A consumer over a table tail rides out a restart of PostgreSQL while rows
@@ -21,7 +22,7 @@ func TestATailConsumerRidesOutARestart(t *testing.T) {
 	if _, err := pool.Exec(ctx, eventsDDL+`; create table effects (seq bigserial primary key, id bigint not null unique)`); err != nil {
 		t.Fatal(err)
 	}
-	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Poll: 2 * time.Millisecond})
+	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 2 * time.Millisecond})
 	c := consumer.MustNew(consumer.Options[pgtail.Row[event], int64]{
 		Name: "events",
 		Keys: func(context.Context, pgx.Tx) ([]string, error) { return []string{"all"}, nil },
