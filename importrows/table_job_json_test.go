@@ -84,3 +84,18 @@ func TestTheKeyDigestsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// The stock job's manifest describes Into as the string it is written as.
+func TestTheManifestDescribesIntoAsAString(t *testing.T) {
+	var schema struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(TableJob().Describe().Input, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if got := schema.Properties["into"].Type; got != "string" {
+		t.Fatalf("into is described as %q: %s", got, TableJob().Describe().Input)
+	}
+}

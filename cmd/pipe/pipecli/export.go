@@ -25,7 +25,7 @@ func (a *app) exportCommand() *cobra.Command {
 		Use:   "export TABLE --to PREFIX",
 		Short: "Export a table to CSV, NDJSON or Parquet files in object storage",
 		Long: "export enqueues a run of pipe.export that reads TABLE (table or schema.table as SQL names\n" +
-			"it: bare names fold to lower case, 'Sales.\"Order Items\"' keeps its capitals) in keyset pages\n" +
+			"it: bare names fold to lower case, '\"Sales\".\"Order Items\"' keeps its capitals) in keyset pages\n" +
 			"of --page-rows rows, never OFFSET (or, with --order snapshot, in storage order, every page in\n" +
 			"one snapshot: a point-in-time export at the speed of a sequential scan), each page written as one object\n" +
 			"PREFIX/RUN/part-NNNNN.EXT[.gz|.zst], atomically, then PREFIX/RUN/manifest.json last: no\n" +

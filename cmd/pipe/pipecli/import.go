@@ -28,7 +28,7 @@ func (a *app) importCommand() *cobra.Command {
 		Short: "Import a CSV, NDJSON or Parquet file into a table",
 		Long: "import enqueues a run of pipe.import that reads SOURCE (s3://, gs://, azblob://, file://,\n" +
 			"mem:// or a local path) a page at a time into TABLE (table or schema.table as SQL names it:\n" +
-			"bare names fold to lower case, 'Sales.\"Order Items\"' keeps its capitals): COPY into a staging table and an upsert\n" +
+			"bare names fold to lower case, '\"Sales\".\"Order Items\"' keeps its capitals): COPY into a staging table and an upsert\n" +
 			"on --key (plain insert without), each page committed with its checkpoint, so a killed run\n" +
 			"resumes at its last page and writes no row twice. Refused rows go to an NDJSON report\n" +
 			"(--errors, default beside the source as KEY.errors/RUN/errors-NNNNN.ndjson), never with\n" +
@@ -46,7 +46,7 @@ func (a *app) importCommand() *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.into, "into", "", `the table to import into, as SQL names it: table, schema.table, 'Sales."Order Items"' (required)`)
+	fl.StringVar(&f.into, "into", "", `the table to import into, as SQL names it: table, schema.table, '"Sales"."Order Items"' (required)`)
 	fl.StringArrayVar(&f.key, "key", nil, "upsert on these columns, as SQL names them (a unique index must cover exactly them); default plain insert")
 	fl.StringVar(&f.format, "format", "", "csv, ndjson or parquet; default from the file's extension")
 	fl.StringSliceVar(&f.columns, "columns", nil, "the columns the file must hold; default the file's own, checked against the table")

@@ -13,7 +13,7 @@ func relationArg(code errcode.Code, command, where, s string) (pg.Relation, erro
 	r, err := pg.ParseRelation(s)
 	if err != nil {
 		return r, errcode.Wrap(err, code, "%s: %s: %s", command, where, pgcatalog.Fault(err)).
-			WithFix(`name it as SQL does: table or schema.table; quote a name with capitals, spaces or dashes, as 'Sales."Order Items"'`)
+			WithFix(`name it as SQL does: table or schema.table; quote a name with capitals, spaces or dashes, as '"Sales"."Order Items"'`)
 	}
 	return r, nil
 }

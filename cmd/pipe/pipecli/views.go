@@ -19,7 +19,7 @@ func (a *app) viewsRefreshCommand() *cobra.Command {
 		Use:   "refresh VIEW [--concurrently] [--wait]",
 		Short: "Enqueue one refresh of a materialized view now",
 		Long: "views refresh enqueues a run of pipe.views.refresh for VIEW (view or schema.view as SQL names\n" +
-			"it: bare names fold to lower case, 'Sales.\"Totals By Day\"' keeps its capitals), which every\n" +
+			"it: bare names fold to lower case, '\"Sales\".\"Totals By Day\"' keeps its capitals), which every\n" +
 			"`pipe worker` runs: REFRESH MATERIALIZED VIEW in one step. --concurrently keeps readers on the\n" +
 			"old rows while it runs and needs a unique index on the view. A table, a plain view, or\n" +
 			"--concurrently without a unique index is X_JOB_REFRESH_VIEW_INVALID. Without --wait it prints\n" +
