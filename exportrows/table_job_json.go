@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/pg"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // tableExportV1 is a TableExport as JSON held it before From: the table's
@@ -42,20 +42,17 @@ func (v tableExportV1) label() string {
 // input of the form before From, its "schema" and "table" taken exactly.
 func (in *TableExport) UnmarshalJSON(b []byte) error {
 	type plain TableExport // TableExport's fields, without this method
-	var old struct {
-		Schema string `json:"schema"`
-		Table  string `json:"table"`
-	}
 	if err := json.Unmarshal(b, (*plain)(in)); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, &old); err != nil || old.Schema == "" && old.Table == "" {
+	old, found, err := pgcatalog.StoredTable(b)
+	if err != nil || !found {
 		return err
 	}
 	if !in.From.IsZero() {
 		return errcode.New(errcode.JobInputInvalid, "export: the input names its table twice, as from and as schema and table").
 			WithFix("name the table once, in from")
 	}
-	in.From = pg.Relation{Schema: old.Schema, Name: old.Table}
+	in.From = old
 	return nil
 }

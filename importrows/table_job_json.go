@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/pg"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // fileImportV1 is a FileImport as JSON held it before Into: the table's
@@ -36,20 +36,17 @@ func (in FileImport) v1() fileImportV1 {
 // input of the form before Into, its "schema" and "table" taken exactly.
 func (in *FileImport) UnmarshalJSON(b []byte) error {
 	type plain FileImport // FileImport's fields, without this method
-	var old struct {
-		Schema string `json:"schema"`
-		Table  string `json:"table"`
-	}
 	if err := json.Unmarshal(b, (*plain)(in)); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, &old); err != nil || old.Schema == "" && old.Table == "" {
+	old, found, err := pgcatalog.StoredTable(b)
+	if err != nil || !found {
 		return err
 	}
 	if !in.Into.IsZero() {
 		return errcode.New(errcode.JobInputInvalid, "import: the input names its table twice, as into and as schema and table").
 			WithFix("name the table once, in into")
 	}
-	in.Into = pg.Relation{Schema: old.Schema, Name: old.Table}
+	in.Into = old
 	return nil
 }

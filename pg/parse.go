@@ -52,28 +52,16 @@ func ParseNames(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	var out []string
-	sc := scanner{s: s}
-	for {
-		sc.space()
-		name, err := sc.name("column")
-		if err != nil {
+	names, err := parseList(s, "column", ',')
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if err := CheckName("column", n); err != nil {
 			return nil, err
-		}
-		if err := CheckName("column", name); err != nil {
-			return nil, err
-		}
-		out = append(out, name)
-		sc.space()
-		switch {
-		case sc.done():
-			return out, nil
-		case sc.peek() == ',':
-			sc.i++
-		default:
-			return nil, sc.fault("column", "a column name is followed by something other than a comma")
 		}
 	}
+	return names, nil
 }
 
 // parseQualified splits a dotted name into its parts, as parse_ident does
@@ -82,23 +70,28 @@ func parseQualified(s string) ([]string, error) {
 	if !utf8.ValidString(s) {
 		return nil, invalid("the relation name is not UTF-8")
 	}
+	return parseList(s, "relation", '.')
+}
+
+// parseList reads names separated by sep, space around each ignored.
+func parseList(s, what string, sep byte) ([]string, error) {
 	sc := scanner{s: s}
-	var parts []string
+	var names []string
 	for {
 		sc.space()
-		name, err := sc.name("relation")
+		name, err := sc.name(what)
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, name)
+		names = append(names, name)
 		sc.space()
 		switch {
 		case sc.done():
-			return parts, nil
-		case sc.peek() == '.':
+			return names, nil
+		case sc.peek() == sep:
 			sc.i++
 		default:
-			return nil, sc.fault("relation", "a name is followed by something other than a dot")
+			return nil, sc.fault(what, fmt.Sprintf("a name is followed by something other than %q", sep))
 		}
 	}
 }

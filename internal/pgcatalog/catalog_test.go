@@ -128,3 +128,17 @@ func TestNames(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+func TestStoredTable(t *testing.T) {
+	for in, want := range map[string]pg.Relation{
+		`{"schema":"Sales","table":"Order Items"}`: {Schema: "Sales", Name: "Order Items"},
+		`{"table":"Orders","into":"x"}`:            {Name: "Orders"},
+	} {
+		if r, found, err := pgcatalog.StoredTable([]byte(in)); err != nil || !found || r != want {
+			t.Errorf("%s: %+v %v %v", in, r, found, err)
+		}
+	}
+	if _, found, err := pgcatalog.StoredTable([]byte(`{"into":"x"}`)); found || err != nil {
+		t.Errorf("found %v, %v", found, err)
+	}
+}
