@@ -2,7 +2,6 @@ package exportrows
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // table is the source table as the catalog knows it.
@@ -18,48 +18,34 @@ type table struct {
 	NotNull map[string]bool
 	Primary []string
 	Uniques [][]string
-	Kind    string // r, p (tables), m (materialized view), v (view), f (foreign table)
+	Kind    pgcatalog.Kind // r, p (tables), m (materialized view), v (view), f (foreign table)
 	OID     uint32
 }
 
 // readTable resolves the source table in the catalog.
 func readTable(ctx context.Context, tx pgx.Tx, s Source) (*table, error) {
-	var oid uint32
-	var kind string
-	err := tx.QueryRow(ctx, sqlTableOID, s.ident()).Scan(&oid, &kind)
-	if errors.Is(err, pgx.ErrNoRows) || err == nil && (len(kind) != 1 || !strings.Contains("rpvmf", kind)) {
-		return nil, errcode.New(errcode.ExportSourceInvalid, "export: %s is not a table or view", s.label()).
-			WithFix("name an existing table, view or materialized view, with its schema if it is not on the search path")
-	}
+	rel, found, err := pgcatalog.Lookup(ctx, tx, s.Table)
 	if err != nil {
 		return nil, err
 	}
-	t := &table{NotNull: map[string]bool{}, Kind: kind, OID: oid}
-	if err := t.readColumns(ctx, tx, oid); err != nil {
+	if !found || len(rel.Kind) != 1 || !strings.Contains("rpvmf", string(rel.Kind)) {
+		return nil, errcode.New(errcode.ExportSourceInvalid, "export: %s is not a table or view", s.label()).
+			WithFix("name an existing table, view or materialized view, with its schema if it is not on the search path")
+	}
+	t := &table{NotNull: map[string]bool{}, Kind: rel.Kind, OID: rel.OID}
+	cols, err := pgcatalog.Columns(ctx, tx, rel.OID)
+	if err != nil {
 		return nil, err
 	}
-	if t.Primary, err = collect[string](ctx, tx, sqlPrimaryKey, oid); err != nil {
+	for _, c := range cols {
+		t.Columns = append(t.Columns, c.Name)
+		t.NotNull[c.Name] = c.NotNull
+	}
+	if t.Primary, err = pgcatalog.PrimaryKey(ctx, tx, rel.OID); err != nil {
 		return nil, err
 	}
-	t.Uniques, err = collect[[]string](ctx, tx, sqlUniqueKeys, oid)
+	t.Uniques, err = pgcatalog.UniqueKeys(ctx, tx, rel.OID)
 	return t, err
-}
-
-func (t *table) readColumns(ctx context.Context, tx pgx.Tx, oid uint32) error {
-	var name string
-	var notNull bool
-	rows, _ := tx.Query(ctx, sqlTableColumns, oid)
-	_, err := pgx.ForEachRow(rows, []any{&name, &notNull}, func() error {
-		t.Columns = append(t.Columns, name)
-		t.NotNull[name] = notNull
-		return nil
-	})
-	return err
-}
-
-func collect[T any](ctx context.Context, tx pgx.Tx, sql string, args ...any) ([]T, error) {
-	rows, _ := tx.Query(ctx, sql, args...)
-	return pgx.CollectRows(rows, pgx.RowTo[T])
 }
 
 // probe answers the result columns of sql (a LIMIT 0 read of the source,

@@ -11,7 +11,7 @@
 //		exportrows.Options[OrgExport]{
 //			Name: "orders.export",
 //			Source: func(in OrgExport) exportrows.Source {
-//				return exportrows.Source{Table: "orders", Where: "org_id = $1", Args: []any{in.OrgID}}
+//				return exportrows.Source{Table: pg.Relation{Name: "orders"}, Where: "org_id = $1", Args: []any{in.OrgID}}
 //			},
 //			Sink: func(in OrgExport) exportrows.Sink {
 //				return exportrows.Sink{Bucket: "s3://exports", Prefix: in.OrgID}

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -24,7 +25,7 @@ func Example() {
 	exportOrders := exportrows.MustNew(func(in OrgExport) string { return in.OrgID + "/" + in.Day }, exportrows.Options[OrgExport]{
 		Name: "orders.export",
 		Source: func(in OrgExport) exportrows.Source {
-			return exportrows.Source{Table: "orders", Where: "org_id = $1 and created_at::date = $2", Args: []any{in.OrgID, in.Day}}
+			return exportrows.Source{Table: pg.Relation{Name: "orders"}, Where: "org_id = $1 and created_at::date = $2", Args: []any{in.OrgID, in.Day}}
 		},
 		Sink: func(in OrgExport) exportrows.Sink {
 			return exportrows.Sink{Bucket: "s3://exports?region=eu-west-1", Prefix: "orders/" + in.OrgID}
@@ -66,7 +67,7 @@ func ExampleNew() {
 // The stock job's input is checked before anything is read or written: a
 // prefix that could leave its bucket is refused.
 func ExampleTableExport_Check() {
-	in := exportrows.TableExport{Table: "orders", To: "s3://exports/../billing"}
+	in := exportrows.TableExport{From: pg.Relation{Name: "orders"}, To: "s3://exports/../billing"}
 	fmt.Println(in.Check())
 	in.To = "s3://exports/orders?region=eu-west-1"
 	fmt.Println(in.Check())
@@ -82,7 +83,7 @@ func ExampleSnapshot() {
 	nightly := exportrows.MustNew(func(day string) string { return day }, exportrows.Options[string]{
 		Name: "events.nightly",
 		Source: func(string) exportrows.Source {
-			return exportrows.Source{Table: "events", Order: exportrows.Snapshot}
+			return exportrows.Source{Table: pg.Relation{Name: "events"}, Order: exportrows.Snapshot}
 		},
 		Sink: func(day string) exportrows.Sink {
 			return exportrows.Sink{Bucket: "s3://warehouse?region=eu-west-1", Prefix: "events/" + day}

@@ -10,6 +10,7 @@ import (
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -38,7 +39,7 @@ func options() exportrows.Options[exportIn] {
 	return exportrows.Options[exportIn]{
 		Name: "test.export",
 		Source: func(in exportIn) exportrows.Source {
-			s := exportrows.Source{Table: in.Table, Query: in.Query, Args: in.Args, Key: in.Key, Columns: in.Columns, Where: in.Where, Order: in.Order}
+			s := exportrows.Source{Table: pg.Relation{Name: in.Table}, Query: in.Query, Args: in.Args, Key: in.Key, Columns: in.Columns, Where: in.Where, Order: in.Order}
 			if in.Query != "" {
 				s.Name = "q"
 			}

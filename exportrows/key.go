@@ -23,13 +23,13 @@ func (t *table) checkKey(key []string, declared bool, label string) error {
 		if !slices.Contains(t.Columns, k) {
 			return keyErr("export %s: the key column %s is not a column of the table", label, k)
 		}
-		if t.Kind == "r" || t.Kind == "p" {
+		if t.Kind.IsTable() {
 			if !t.NotNull[k] {
 				return keyErr("export %s: the key column %s is nullable", label, k)
 			}
 		}
 	}
-	if declared && strings.Contains("rpm", t.Kind) && !t.uniqueWithin(key) {
+	if declared && strings.Contains("rpm", string(t.Kind)) && !t.uniqueWithin(key) {
 		return keyErr("export %s: no primary key or unique index lies within the key (%s)", label, strings.Join(key, ", "))
 	}
 	return nil

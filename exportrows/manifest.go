@@ -19,7 +19,7 @@ const ManifestName = "manifest.json"
 
 // Manifest describes one complete export: <prefix>/<runId>/manifest.json.
 type Manifest struct {
-	// Name is the table (schema.table as the source named it) or the
+	// Name is the table, as SQL writes it (sales."Order Items"), or the
 	// query's name; Source says which: "table" or "query".
 	Name   string `json:"name"`
 	Source string `json:"source"`

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // A table name over 63 bytes would be cut by PostgreSQL to name the table
@@ -29,9 +30,9 @@ func TestExportRefusesNamesOverPostgresLimit(t *testing.T) {
 	}
 	long := strings.Repeat("c", 64)
 	for name, in := range map[string]exportrows.TableExport{
-		"schema": {Schema: long, Table: "t", To: "/tmp/x"},
-		"column": {Table: "t", Columns: []string{"id", long}, To: "/tmp/x"},
-		"key":    {Table: "t", Key: []string{long}, To: "/tmp/x"},
+		"schema": {From: pg.Relation{Schema: long, Name: "t"}, To: "/tmp/x"},
+		"column": {From: pg.Relation{Name: "t"}, Columns: []string{"id", long}, To: "/tmp/x"},
+		"key":    {From: pg.Relation{Name: "t"}, Key: []string{long}, To: "/tmp/x"},
 	} {
 		if err := in.Check(); !errors.Is(err, errcode.ExportSourceInvalid) || !strings.Contains(err.Error(), "64 bytes") {
 			t.Errorf("%s: %v", name, err)
@@ -43,7 +44,7 @@ func TestExportRefusesNamesOverPostgresLimit(t *testing.T) {
 // job's input and in a declaration.
 func TestExportSettingsOutOfRangeAreRefused(t *testing.T) {
 	for _, n := range []int{-1, exportrows.MaxPageRows + 1, math.MaxInt} {
-		in := exportrows.TableExport{Table: "t", To: "/tmp/x", PageRows: n}
+		in := exportrows.TableExport{From: pg.Relation{Name: "t"}, To: "/tmp/x", PageRows: n}
 		if err := in.Check(); !errors.Is(err, errcode.JobInputInvalid) {
 			t.Errorf("page rows %d: %v", n, err)
 		}
@@ -61,7 +62,7 @@ func TestTableJobKeyCoversTheOptions(t *testing.T) {
 	b := setup(t, "")
 	job := exportrows.TableJob()
 	ctx := context.Background()
-	first := exportrows.TableExport{Table: "t", To: "/tmp/x"}
+	first := exportrows.TableExport{From: pg.Relation{Name: "t"}, To: "/tmp/x"}
 	res, err := job.Enqueue(ctx, b.pool, first)
 	if err != nil {
 		t.Fatal(err)

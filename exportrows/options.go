@@ -2,6 +2,7 @@ package exportrows
 
 import (
 	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -67,10 +68,10 @@ type Settings struct {
 
 // Source is what one run reads: a Table, or a Query. Exactly one of the two.
 type Source struct {
-	// Schema and Table name a table, view or materialized view. Schema
-	// default: the search path.
-	Schema string
-	Table  string
+	// Table is a table, view or materialized view: pg.Relation{Schema:
+	// "sales", Name: "Order Items"}, or pg.ParseRelation of its SQL
+	// spelling. Its Schema defaults to the search path.
+	Table pg.Relation
 	// Columns are the exported columns, in file order. Nil: the declared
 	// Options.Columns.
 	Columns []string

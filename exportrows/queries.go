@@ -14,13 +14,9 @@ var queryFiles embed.FS
 var mustQuery = sqlfile.Reader(queryFiles, "exportrows")
 
 var (
-	sqlTableOID     = mustQuery("table_oid")
-	sqlTableColumns = mustQuery("table_columns")
-	sqlPrimaryKey   = mustQuery("primary_key")
-	sqlUniqueKeys   = mustQuery("unique_keys")
-	sqlColumnTypes  = mustQuery("column_types")
-	sqlNow          = mustQuery("now")
-	sqlSession      = mustQuery("session")
-	sqlPageBlocks   = mustQuery("page_blocks")
-	sqlTableBlocks  = mustQuery("table_blocks")
+	sqlColumnTypes = mustQuery("column_types")
+	sqlNow         = mustQuery("now")
+	sqlSession     = mustQuery("session")
+	sqlPageBlocks  = mustQuery("page_blocks")
+	sqlTableBlocks = mustQuery("table_blocks")
 )

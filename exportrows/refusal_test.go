@@ -8,6 +8,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // A prefix that could leave the bucket is refused before anything is
@@ -99,7 +100,7 @@ func TestTableExportCheck(t *testing.T) {
 		"s3://bucket/a//b": errcode.BlobKeyInvalid, "": errcode.BlobURLInvalid, "s3:///nobucket": errcode.BlobURLInvalid,
 		"s3://bucket/exports/?region=eu-west-1": "", "file:///tmp/out": "", "./out": "", "mem://m/p": "",
 	} {
-		err := exportrows.TableExport{Table: "orders", To: to}.Check()
+		err := exportrows.TableExport{From: pg.Relation{Name: "orders"}, To: to}.Check()
 		if code == "" && err != nil || code != "" && !errors.Is(err, code) {
 			t.Errorf("to %q: %v, want %s", to, err, code)
 		}

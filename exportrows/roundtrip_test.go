@@ -8,6 +8,7 @@ import (
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // roundDDL is a table of the types both directions know, with NULLs, empty
@@ -56,7 +57,7 @@ func importParts(t *testing.T, b *bundle, m *exportrows.Manifest) {
 	var ids []string
 	for _, p := range m.Parts {
 		res, err := job.Enqueue(context.Background(), b.pool, importrows.FileImport{
-			Source: b.bucket + "/" + p.Key, Table: "dst", Key: []string{"id"},
+			Source: b.bucket + "/" + p.Key, Into: pg.Relation{Name: "dst"}, Key: []string{"id"},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -18,9 +19,11 @@ const TableJobName = "pipe.export"
 // TableExport is the input of [TableJob]: one table to one prefix, with
 // every choice in the input. `pipe export` enqueues it; an app can too.
 type TableExport struct {
-	// Schema and Table name the table (or view: give it a Key).
-	Schema string `json:"schema,omitempty"`
-	Table  string `json:"table"`
+	// From is the table (or view: give it a Key); in JSON, as SQL writes
+	// it: "sales.orders", "sales.\"Order Items\"". (An input stored before
+	// From, with the table's exact names under "schema" and "table", reads
+	// as the same table.)
+	From pg.Relation `json:"from"`
 	// Columns are the exported columns in file order; empty: all.
 	Columns []string `json:"columns,omitempty"`
 	// Key is the ordering key; empty: the table's primary key.
@@ -64,7 +67,7 @@ func TableJob() *pipeline.Job[TableExport, Result] {
 // that does not parse or whose prefix could leave its bucket, settings out
 // of range.
 func (in TableExport) Check() error {
-	if strings.TrimSpace(in.Table) == "" {
+	if in.From.IsZero() {
 		return errcode.New(errcode.JobInputInvalid, "export: no table is named").WithFix("name the table to export")
 	}
 	if in.Order != "" && in.Order != ByKey && in.Order != Snapshot {
@@ -90,13 +93,15 @@ func (in TableExport) Check() error {
 }
 
 func (in TableExport) source() Source {
-	return Source{Schema: in.Schema, Table: in.Table, Columns: in.Columns, Key: in.Key, Where: in.Where, Order: in.Order}
+	return Source{Table: in.From, Columns: in.Columns, Key: in.Key, Where: in.Where, Order: in.Order}
 }
 
 // key is the run's idempotency key: the table and the destination, and a
 // digest of the whole input (the defaults filled in) so that two different
 // exports never dedupe, while one asked for again with its defaults spelled
-// out answers the live run.
+// out answers the live run. The table and the digest are in the input's
+// first JSON form (see tableExportV1), so the key of an input is the one it
+// had before From.
 func (in TableExport) key() string {
 	n := in
 	s := Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}.defaulted()
@@ -104,9 +109,10 @@ func (in TableExport) key() string {
 	if n.Order == "" {
 		n.Order = ByKey
 	}
-	raw, _ := json.Marshal(n)
+	v1 := n.v1()
+	raw, _ := json.Marshal(v1)
 	sum := sha256.Sum256(raw)
-	return Source{Schema: in.Schema, Table: in.Table}.label() + " -> " + in.To + " " + hex.EncodeToString(sum[:6])
+	return v1.label() + " -> " + in.To + " " + hex.EncodeToString(sum[:6])
 }
 
 func (in TableExport) sink() Sink {

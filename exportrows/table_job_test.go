@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // The stock job, as `pipe export` enqueues it: a table, a filter, columns,
@@ -13,7 +14,7 @@ func TestTableJob(t *testing.T) {
 	b := setup(t, `create schema shop; create table shop.orders(id int primary key, org text, total int);
 		insert into shop.orders select i, 'org' || (i % 2), i * 10 from generate_series(1, 9) i`)
 	in := exportrows.TableExport{
-		Schema: "shop", Table: "orders", Columns: []string{"id", "total"}, Where: "org = 'org1'",
+		From: pg.Relation{Schema: "shop", Name: "orders"}, Columns: []string{"id", "total"}, Where: "org = 'org1'",
 		To: b.bucket, Format: exportrows.NDJSON, Compression: "gzip", PageRows: 3,
 	}
 	d, res := run(t, b.pool, exportrows.TableJob(), in)

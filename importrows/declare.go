@@ -7,7 +7,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
-	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // withDefaults fills the defaults and names every fault of the declaration
@@ -60,7 +60,7 @@ func (o Options[In]) defaulted() Options[In] {
 // columnFaults refuses blank or repeated column names and types the import
 // cannot coerce.
 func columnFaults(cols []string, types map[string]string) []string {
-	faults := sqlname.LengthFaults("column", cols...)
+	faults := pgcatalog.LengthFaults("column", cols...)
 	seen := map[string]bool{}
 	for _, c := range cols {
 		if strings.TrimSpace(c) == "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // OrgFile names one file an organisation dropped into the bucket.
@@ -19,7 +20,9 @@ func ExampleNew() {
 			return importrows.Source{Bucket: "s3://acme-drops?region=eu-west-1", Key: in.Key}
 		},
 		Columns: []string{"id", "org_id", "total", "note", "created_at"},
-		Into:    func(OrgFile) importrows.Table { return importrows.Table{Name: "orders", Key: []string{"id"}} },
+		Into: func(OrgFile) importrows.Table {
+			return importrows.Table{Relation: pg.Relation{Name: "orders"}, Key: []string{"id"}}
+		},
 		Errors: func(in OrgFile) importrows.Sink {
 			return importrows.Sink{Bucket: "s3://acme-drops?region=eu-west-1", Prefix: in.OrgID + "/errors"}
 		},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -59,7 +60,7 @@ func tableOptions(table string, key ...string) importrows.Options[fileIn] {
 	return importrows.Options[fileIn]{
 		Name:   "test.import",
 		Source: func(in fileIn) importrows.Source { return importrows.Source{Bucket: in.Bucket, Key: in.Key} },
-		Into:   func(fileIn) importrows.Table { return importrows.Table{Name: table, Key: key} },
+		Into:   func(fileIn) importrows.Table { return importrows.Table{Relation: pg.Relation{Name: table}, Key: key} },
 		Errors: func(in fileIn) importrows.Sink { return importrows.Sink{Bucket: in.Bucket, Prefix: "errors"} },
 		Job:    pipeline.JobOptions[fileIn, importrows.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},
 	}

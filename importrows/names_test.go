@@ -7,6 +7,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // A table name over 63 bytes would be cut by PostgreSQL, with a NOTICE, to
@@ -33,10 +34,10 @@ func TestImportRefusesNamesOverPostgresLimit(t *testing.T) {
 func TestImportInputAndDeclarationRefuseLongNames(t *testing.T) {
 	long := strings.Repeat("c", 64)
 	for name, in := range map[string]importrows.FileImport{
-		"table":  {Source: "file:///tmp/f.csv", Table: long},
-		"schema": {Source: "file:///tmp/f.csv", Schema: long, Table: "t"},
-		"key":    {Source: "file:///tmp/f.csv", Table: "t", Key: []string{long}},
-		"column": {Source: "file:///tmp/f.csv", Table: "t", Columns: []string{"id", long}},
+		"table":  {Source: "file:///tmp/f.csv", Into: pg.Relation{Name: long}},
+		"schema": {Source: "file:///tmp/f.csv", Into: pg.Relation{Schema: long, Name: "t"}},
+		"key":    {Source: "file:///tmp/f.csv", Into: pg.Relation{Name: "t"}, Key: []string{long}},
+		"column": {Source: "file:///tmp/f.csv", Into: pg.Relation{Name: "t"}, Columns: []string{"id", long}},
 	} {
 		if err := in.Check(); !errors.Is(err, errcode.ImportTableInvalid) || !strings.Contains(err.Error(), "64 bytes") {
 			t.Errorf("%s: %v", name, err)

@@ -3,6 +3,7 @@ package importrows
 import (
 	"context"
 
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -115,10 +116,10 @@ const (
 
 // Table is the target of the built-in table writer.
 type Table struct {
-	// Schema is the table's schema. Default: the search path.
-	Schema string
-	// Name is the table's name. Required.
-	Name string
+	// Relation is the table: pg.Relation{Schema: "sales", Name: "Order
+	// Items"}, or pg.ParseRelation of its SQL spelling. Its Schema
+	// defaults to the search path. Required.
+	Relation pg.Relation
 	// Key are the conflict columns of the upsert; a unique index or
 	// constraint on exactly these columns must exist. Empty: plain insert.
 	Key []string

@@ -127,7 +127,7 @@ func (t *target) typeColumns(p *plan) error {
 		p.Types[i], p.Required[i] = c.Type, c.NotNull
 	}
 	for _, c := range t.Columns {
-		if c.NotNull && !c.Defaulted && !c.Generated && !slices.Contains(p.Columns, c.Name) {
+		if c.NotNull && !fillsItself(c) && !slices.Contains(p.Columns, c.Name) {
 			h.missing = append(h.missing, c.Name)
 		}
 	}

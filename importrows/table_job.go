@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"strings"
 
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -22,11 +22,13 @@ type FileImport struct {
 	// Source is the file's URL: s3://bucket/key?region=..., gs://,
 	// azblob://, file:///dir/name.csv, mem://name/key or a local path.
 	Source string `json:"source"`
-	// Schema, Table and Key name the table and the upsert key (empty: plain
-	// insert).
-	Schema string   `json:"schema,omitempty"`
-	Table  string   `json:"table"`
-	Key    []string `json:"key,omitempty"`
+	// Into is the table; in JSON, as SQL writes it: "sales.orders",
+	// "sales.\"Order Items\"". (An input stored before Into, with the
+	// table's exact names under "schema" and "table", reads as the same
+	// table.)
+	Into pg.Relation `json:"into"`
+	// Key is the upsert key (empty: plain insert).
+	Key []string `json:"key,omitempty"`
 	// Columns are the declared columns; empty: the file's own, checked
 	// against the table.
 	Columns []string `json:"columns,omitempty"`
@@ -50,7 +52,7 @@ func TableJob() *pipeline.Job[FileImport, Result] {
 		Name:     TableJobName,
 		Check:    FileImport.Check,
 		Source:   FileImport.source,
-		Into:     func(in FileImport) Table { return Table{Schema: in.Schema, Name: in.Table, Key: in.Key} },
+		Into:     func(in FileImport) Table { return Table{Relation: in.Into, Key: in.Key} },
 		Errors:   FileImport.sink,
 		LimitsOf: func(in FileImport) Limits { return in.Limits },
 		ColumnsOf: func(in FileImport) []string {
@@ -72,17 +74,17 @@ func (in FileImport) Check() error {
 			return err
 		}
 	}
-	if strings.TrimSpace(in.Table) == "" {
+	if in.Into.IsZero() {
 		return errcode.New(errcode.JobInputInvalid, "import: no table is named").WithFix("name the table to import into")
 	}
 	if len([]rune(in.Delimiter)) > 1 {
 		return errcode.New(errcode.JobInputInvalid, "import: the delimiter is more than one character").
 			WithFix("use one character: ',', ';', '|' or a tab")
 	}
-	if err := (Table{Schema: in.Schema, Name: in.Table, Key: in.Key}).checkNames(); err != nil {
+	if err := (Table{Relation: in.Into, Key: in.Key}).checkNames(); err != nil {
 		return err
 	}
-	if err := namesErr(sqlname.LengthFaults("column", in.Columns...)); err != nil {
+	if err := namesErr(pgcatalog.LengthFaults("column", in.Columns...)); err != nil {
 		return err
 	}
 	return in.Limits.check()
@@ -91,16 +93,18 @@ func (in FileImport) Check() error {
 // key is the run's idempotency key: the file and the table, and a digest
 // of every option that changes what the run does (the defaults filled in),
 // so that an import of the same file into the same table with other
-// options is a run of its own, never merged into a live one.
+// options is a run of its own, never merged into a live one. The digest is
+// of the input's first JSON form (see fileImportV1), so the key of an
+// input is the one it had before Into.
 func (in FileImport) key() string {
 	n := in
 	n.Limits = in.Limits.defaulted()
 	if n.Compression == "" {
 		n.Compression = string(blob.CompressionAuto)
 	}
-	raw, _ := json.Marshal(n)
+	raw, _ := json.Marshal(n.v1())
 	sum := sha256.Sum256(raw)
-	return in.Source + " -> " + Table{Schema: in.Schema, Name: in.Table}.ident() + " " + hex.EncodeToString(sum[:6])
+	return in.Source + " -> " + in.Into.Quoted() + " " + hex.EncodeToString(sum[:6])
 }
 
 func (in FileImport) source() Source {

@@ -9,6 +9,7 @@ import (
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // A second import of the same file into the same table with other options
@@ -20,7 +21,7 @@ func TestTableJobKeyCoversTheOptions(t *testing.T) {
 	job := importrows.TableJob()
 	ctx := context.Background()
 	zero, thousand := 0, importrows.DefaultMaxRowErrors
-	first := importrows.FileImport{Source: "file:///data/p.csv", Table: "people"}
+	first := importrows.FileImport{Source: "file:///data/p.csv", Into: pg.Relation{Name: "people"}}
 	res, err := job.Enqueue(ctx, pool, first)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +56,7 @@ func TestImportLimitsOutOfRangeAreRefused(t *testing.T) {
 		"a negative record":                 {MaxRecordBytes: -5},
 		"negative row errors":               {MaxRowErrors: &neg},
 	} {
-		in := importrows.FileImport{Source: "file:///data/p.csv", Table: "people", Limits: l}
+		in := importrows.FileImport{Source: "file:///data/p.csv", Into: pg.Relation{Name: "people"}, Limits: l}
 		if err := in.Check(); !errors.Is(err, errcode.JobInputInvalid) {
 			t.Errorf("%s: %v", name, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // stageTable is the name of a page's staging table: temporary, dropped at
@@ -113,7 +114,7 @@ func (w *tableWriter) onConflict() string {
 	var set []string
 	for _, c := range w.columns {
 		if !slices.Contains(w.key, c) {
-			q := pgx.Identifier{c}.Sanitize()
+			q := pgcatalog.Quote(c)
 			set = append(set, q+" = excluded."+q)
 		}
 	}
@@ -126,13 +127,7 @@ func (w *tableWriter) onConflict() string {
 // list answers the COPY columns, quoted, comma-separated.
 func (w *tableWriter) list() string { return w.quoted(w.columns) }
 
-func (w *tableWriter) quoted(cols []string) string {
-	q := make([]string, len(cols))
-	for i, c := range cols {
-		q[i] = pgx.Identifier{c}.Sanitize()
-	}
-	return strings.Join(q, ", ")
-}
+func (w *tableWriter) quoted(cols []string) string { return pgcatalog.QuoteList(cols) }
 
 // refusedWrite codes a write the database refused. A row the table
 // refuses — a value that does not fit (SQLSTATE class 22), a constraint

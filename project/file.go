@@ -23,7 +23,8 @@ type Rollup struct {
 	// Name is the job's durable name, unique among the file's rollups and
 	// views.
 	Name string `json:"name" jsonschema:"minLength=1"`
-	// Into is the target table, as table or schema.table.
+	// Into is the target table as SQL names it: table, schema.table or
+	// "Mixed Case"; a bare name is folded to lower case.
 	Into string `json:"into" jsonschema:"minLength=1"`
 	// Key are the target columns the upsert is on: the group-by columns and
 	// the bucket's column. A unique index on the target must cover exactly
@@ -60,7 +61,8 @@ type Bucket struct {
 
 // Source is a rollup's SQL source.
 type Source struct {
-	// Table is the source table or view, as table or schema.table.
+	// Table is the source table or view as SQL names it: table,
+	// schema.table or "Mixed Case"; a bare name is folded to lower case.
 	Table string `json:"table" jsonschema:"minLength=1"`
 	// Time is its timestamptz column; index it to keep a run's cost to the
 	// window's rows.
@@ -90,7 +92,8 @@ type View struct {
 	// Name is the job's durable name, unique among the file's rollups and
 	// views.
 	Name string `json:"name" jsonschema:"minLength=1"`
-	// View is the materialized view, as view or schema.view.
+	// View is the materialized view as SQL names it: view, schema.view or
+	// "Mixed Case"; a bare name is folded to lower case.
 	View string `json:"view" jsonschema:"minLength=1"`
 	// Concurrently refreshes without locking readers out; the view needs a
 	// unique index.

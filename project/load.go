@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/rollup"
 	"github.com/pipekit/pipe/views"
@@ -150,6 +152,8 @@ func declareRollup(r Rollup) (*Declaration, error) {
 	if whereParam.MatchString(r.Source.Where) {
 		faults = append(faults, "source.where takes no parameters in a project file: write the values in the SQL")
 	}
+	into := relation("into", r.Into, &faults)
+	table := relation("source.table", r.Source.Table, &faults)
 	jo, jf := jobOptions[rollup.Request, rollup.Result](r.Queue, r.Attempts, r.Timeout)
 	faults = append(faults, jf...)
 	if len(faults) > 0 {
@@ -160,9 +164,9 @@ func declareRollup(r Rollup) (*Declaration, error) {
 		aggs[i] = rollup.Aggregate{Func: rollup.Func(a.Func), Column: a.Column, Into: a.Into}
 	}
 	job, err := rollup.New(rollup.WindowKey, rollup.Options[rollup.Request]{
-		Name: r.Name, Into: r.Into, Key: r.Key, Lookback: lookback,
+		Name: r.Name, Into: into, Key: r.Key, Lookback: lookback,
 		Bucket: rollup.Bucket{Unit: rollup.Unit(r.Bucket.Unit), Zone: r.Bucket.Zone, Column: r.Bucket.Column},
-		Source: &rollup.Source{Table: r.Source.Table, Time: r.Source.Time, GroupBy: r.Source.GroupBy, Aggregates: aggs, Where: r.Source.Where},
+		Source: &rollup.Source{Table: table, Time: r.Source.Time, GroupBy: r.Source.GroupBy, Aggregates: aggs, Where: r.Source.Where},
 		Job:    jo,
 	})
 	if err != nil {
@@ -172,15 +176,32 @@ func declareRollup(r Rollup) (*Declaration, error) {
 }
 
 func declareView(v View) (*Declaration, error) {
-	jo, faults := jobOptions[views.Request, views.Result](v.Queue, v.Attempts, v.Timeout)
+	var faults []string
+	view := relation("view", v.View, &faults)
+	jo, jf := jobOptions[views.Request, views.Result](v.Queue, v.Attempts, v.Timeout)
+	faults = append(faults, jf...)
 	if len(faults) > 0 {
 		return nil, errcode.New(errcode.JobRefreshViewInvalid, "refresh %s: %s", v.Name, strings.Join(faults, "; "))
 	}
-	job, err := views.Refresh(views.Options{Name: v.Name, View: v.View, Concurrently: v.Concurrently, Job: jo})
+	job, err := views.Refresh(views.Options{Name: v.Name, View: view, Concurrently: v.Concurrently, Job: jo})
 	if err != nil {
 		return nil, err
 	}
 	return &Declaration{Kind: "view", Name: v.Name, Job: job, Refresh: job}, nil
+}
+
+// relation reads a relation the file names as SQL writes it (an empty one
+// is left to the declaration to refuse), adding a fault naming field when
+// it does not parse.
+func relation(field, s string, faults *[]string) pg.Relation {
+	if strings.TrimSpace(s) == "" {
+		return pg.Relation{}
+	}
+	r, err := pg.ParseRelation(s)
+	if err != nil {
+		*faults = append(*faults, field+": "+pgcatalog.Fault(err))
+	}
+	return r
 }
 
 // jobOptions answers the job options of a declaration's queue, attempts and

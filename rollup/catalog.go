@@ -9,41 +9,37 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
 // relation is a table or view as the catalog knows it.
 type relation struct {
-	kind    string            // r, p, v, m, f; "" when there is none
+	kind    pgcatalog.Kind    // r, p, v, m, f; "" when there is none
 	types   map[string]string // column -> type as SQL writes it
 	tz      map[string]bool   // column -> is a timestamptz
 	uniques [][]string        // sorted column sets of the unique indexes
 }
 
-func readRelation(ctx context.Context, tx pgx.Tx, r sqlname.Rel) (*relation, error) {
-	var oid uint32
+func readRelation(ctx context.Context, tx pgx.Tx, r pg.Relation) (*relation, error) {
 	rel := &relation{types: map[string]string{}, tz: map[string]bool{}}
-	err := tx.QueryRow(ctx, sqlRelation, r.Ident()).Scan(&oid, &rel.kind)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return rel, nil
+	c, found, err := pgcatalog.Lookup(ctx, tx, r)
+	if err != nil || !found {
+		return rel, err
 	}
+	rel.kind = c.Kind
+	cols, err := pgcatalog.Columns(ctx, tx, c.OID)
 	if err != nil {
 		return nil, err
 	}
-	var name, typ string
-	var tz bool
-	rows, _ := tx.Query(ctx, sqlColumns, oid)
-	if _, err := pgx.ForEachRow(rows, []any{&name, &typ, &tz}, func() error {
-		rel.types[name], rel.tz[name] = typ, tz
-		return nil
-	}); err != nil {
-		return nil, err
+	for _, col := range cols {
+		rel.types[col.Name], rel.tz[col.Name] = col.Type, col.TypeOID == pgtype.TimestamptzOID
 	}
-	rows, _ = tx.Query(ctx, sqlUniqueKeys, oid)
-	rel.uniques, err = pgx.CollectRows(rows, pgx.RowTo[[]string])
+	rel.uniques, err = pgcatalog.UniqueKeys(ctx, tx, c.OID)
 	return rel, err
 }
 
@@ -97,14 +93,14 @@ func (d *declaration[In]) catalogFaults(ctx context.Context, tx pgx.Tx) (faults,
 
 // target checks the target table, its key's unique index and its bucket
 // column.
-func (f *faults) target(name sqlname.Rel, into *relation, key []string, bucketCol string) {
+func (f *faults) target(name pg.Relation, into *relation, key []string, bucketCol string) {
 	switch into.kind {
 	case "":
 		f.add(true, "Into "+name.String()+" does not exist")
 		return
-	case "r", "p":
+	case pgcatalog.Table, pgcatalog.PartitionedTable:
 	default:
-		f.add(true, "Into "+name.String()+" is "+kindName(into.kind)+", not a table")
+		f.add(true, "Into "+name.String()+" is "+into.kind.Noun()+", not a table")
 		return
 	}
 	for _, k := range key {
@@ -120,7 +116,7 @@ func (f *faults) target(name sqlname.Rel, into *relation, key []string, bucketCo
 
 // sqlSource checks the source table's columns and the target's value
 // columns.
-func (f *faults) sqlSource(name sqlname.Rel, src *relation, s Source, into *relation) {
+func (f *faults) sqlSource(name pg.Relation, src *relation, s Source, into *relation) {
 	if src.kind == "" {
 		f.add(true, "Source.Table "+name.String()+" does not exist")
 		return
@@ -177,16 +173,4 @@ func planFault(code string) string {
 		return "the database user may not read the source or write the target"
 	}
 	return "see the server's log for the statement"
-}
-
-func kindName(kind string) string {
-	switch kind {
-	case "v":
-		return "a view"
-	case "m":
-		return "a materialized view"
-	case "f":
-		return "a foreign table"
-	}
-	return "not a table (relkind " + kind + ")"
 }

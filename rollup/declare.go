@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 )
 
 // declaration is a checked rollup: the options with the zone loaded and
@@ -15,8 +16,8 @@ import (
 type declaration[In any] struct {
 	o     Options[In]
 	loc   *time.Location
-	into  sqlname.Rel
-	src   sqlname.Rel // the SQL source's table; zero for Points
+	into  pg.Relation
+	src   pg.Relation // the SQL source's table; zero for Points
 	stmt  string      // the SQL source's statement; "" for Points
 	lockK string      // the advisory lock's key: one upsert of a rollup at a time
 }
@@ -80,11 +81,14 @@ func (f *faults) names(field string, names []string) {
 	}
 }
 
-// relation splits a "table" or "schema.table" name.
-func (f *faults) relation(field, name string) sqlname.Rel {
-	r, ok := sqlname.Parse(name)
-	f.add(strings.TrimSpace(name) == "", field+" is empty: name the table")
-	f.add(strings.TrimSpace(name) != "" && !ok, field+" is not a table or schema.table name")
+// relation refuses an empty relation, and one PostgreSQL would not name
+// as given.
+func (f *faults) relation(field string, r pg.Relation) pg.Relation {
+	if r.IsZero() {
+		f.add(true, field+" is empty: name the table")
+	} else if err := r.Check(); err != nil {
+		f.add(true, field+": "+pgcatalog.Fault(err))
+	}
 	return r
 }
 
@@ -104,7 +108,7 @@ func (f *faults) bucket(b Bucket, key []string) *time.Location {
 }
 
 // source checks the SQL source against the key.
-func (f *faults) source(s Source, key []string, bucketCol string) sqlname.Rel {
+func (f *faults) source(s Source, key []string, bucketCol string) pg.Relation {
 	r := f.relation("Source.Table", s.Table)
 	f.add(strings.TrimSpace(s.Time) == "", "Source.Time is empty: name the table's timestamptz column")
 	for _, g := range s.GroupBy {

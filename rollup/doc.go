@@ -8,12 +8,12 @@
 //
 //	var dailyLikes = rollup.MustNew(rollup.WindowKey, rollup.Options[rollup.Request]{
 //		Name:     "daily-likes",
-//		Into:     "likes_per_day",             // a unique index on (org_id, day)
+//		Into:     pg.Relation{Name: "likes_per_day"}, // a unique index on (org_id, day)
 //		Key:      []string{"org_id", "day"},
 //		Bucket:   rollup.Bucket{Unit: rollup.Day, Zone: "America/New_York", Column: "day"},
 //		Lookback: 48 * time.Hour,              // how late a row may arrive and still count
 //		Source: &rollup.Source{
-//			Table: "likes", Time: "created_at", GroupBy: []string{"org_id"},
+//			Table: pg.Relation{Name: "likes"}, Time: "created_at", GroupBy: []string{"org_id"},
 //			Aggregates: []rollup.Aggregate{{Func: rollup.Count, Into: "likes"}},
 //		},
 //	})

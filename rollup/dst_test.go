@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/rollup"
 )
 
@@ -63,7 +64,7 @@ func TestHalfHourZones(t *testing.T) {
 		pool := setup(t, likesDDL+`create table likes_per_hour (org_id int, hour timestamptz, likes bigint, primary key (org_id, hour));`)
 		fixtures.FreezeClock(t, pool, time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC))
 		o := likesDaily("Asia/Kolkata", 3*time.Hour)
-		o.Into, o.Key = "likes_per_hour", []string{"org_id", "hour"}
+		o.Into, o.Key = pg.Relation{Name: "likes_per_hour"}, []string{"org_id", "hour"}
 		o.Bucket = rollup.Bucket{Unit: rollup.Hour, Zone: "Asia/Kolkata", Column: "hour"}
 		o.Source.Aggregates = o.Source.Aggregates[:1]
 		like(t, pool, 1, time.Date(2026, 6, 10, 10, 29, 59, 0, time.UTC)) // local 15:59:59

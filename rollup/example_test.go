@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/rollup"
 )
 
@@ -31,10 +32,10 @@ func ExampleUnit_Start() {
 // for EXPLAIN.
 func ExampleSQL() {
 	stmt, err := rollup.SQL(rollup.Options[rollup.Request]{
-		Name: "daily-likes", Into: "likes_per_day", Key: []string{"org_id", "day"},
+		Name: "daily-likes", Into: pg.Relation{Name: "likes_per_day"}, Key: []string{"org_id", "day"},
 		Bucket:   rollup.Bucket{Unit: rollup.Day, Zone: "America/New_York", Column: "day"},
 		Lookback: 48 * time.Hour,
-		Source: &rollup.Source{Table: "likes", Time: "created_at", GroupBy: []string{"org_id"},
+		Source: &rollup.Source{Table: pg.Relation{Name: "likes"}, Time: "created_at", GroupBy: []string{"org_id"},
 			Aggregates: []rollup.Aggregate{{Func: rollup.Count, Into: "likes"}}},
 	})
 	if err != nil {

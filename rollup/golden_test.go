@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/rollup"
 )
 
@@ -20,18 +21,18 @@ func TestGeneratedSQLGolden(t *testing.T) {
 	cases := map[string]rollup.Options[rollup.Request]{
 		"daily-likes": likesDaily("America/New_York", 48*time.Hour),
 		"hourly-one-row-a-bucket": {
-			Name: "hourly", Into: "analytics.Hits Per Hour", Key: []string{"Hour"},
+			Name: "hourly", Into: pg.Relation{Schema: "analytics", Name: "Hits Per Hour"}, Key: []string{"Hour"},
 			Bucket: rollup.Bucket{Unit: rollup.Hour, Zone: "Asia/Kolkata", Column: "Hour"}, Lookback: 3 * time.Hour,
-			Source: &rollup.Source{Table: "web.hits", Time: "at", Aggregates: []rollup.Aggregate{
+			Source: &rollup.Source{Table: pg.Relation{Schema: "web", Name: "hits"}, Time: "at", Aggregates: []rollup.Aggregate{
 				{Func: rollup.Count, Into: "hits"}, {Func: rollup.Count, Column: "user\"id", Into: "with user"},
 				{Func: rollup.Min, Column: "ms", Into: "fastest"}, {Func: rollup.Max, Column: "ms", Into: "slowest"},
 				{Func: rollup.Avg, Column: "ms", Into: "mean"},
 			}},
 		},
 		"monthly-revenue-filtered": {
-			Name: "monthly", Into: "revenue_monthly", Key: []string{"org_id", "region", "month"},
+			Name: "monthly", Into: pg.Relation{Name: "revenue_monthly"}, Key: []string{"org_id", "region", "month"},
 			Bucket: rollup.Bucket{Unit: rollup.Month, Zone: "Europe/Berlin", Column: "month"}, Lookback: 40 * 24 * time.Hour,
-			Source: &rollup.Source{Table: "orders", Time: "paid_at", GroupBy: []string{"org_id", "region"},
+			Source: &rollup.Source{Table: pg.Relation{Name: "orders"}, Time: "paid_at", GroupBy: []string{"org_id", "region"},
 				Where:      "status = $1 and total > $2",
 				Aggregates: []rollup.Aggregate{{Func: rollup.Sum, Column: "total", Into: "revenue"}}},
 		},

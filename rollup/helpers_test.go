@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/rollup"
 )
@@ -26,12 +27,12 @@ create table likes_per_day (org_id int not null, day timestamptz not null, likes
 func likesDaily(zone string, lookback time.Duration) rollup.Options[rollup.Request] {
 	return rollup.Options[rollup.Request]{
 		Name:     "test.likes-daily",
-		Into:     "likes_per_day",
+		Into:     pg.Relation{Name: "likes_per_day"},
 		Key:      []string{"org_id", "day"},
 		Bucket:   rollup.Bucket{Unit: rollup.Day, Zone: zone, Column: "day"},
 		Lookback: lookback,
 		Source: &rollup.Source{
-			Table: "likes", Time: "created_at", GroupBy: []string{"org_id"},
+			Table: pg.Relation{Name: "likes"}, Time: "created_at", GroupBy: []string{"org_id"},
 			Aggregates: []rollup.Aggregate{{Func: rollup.Count, Into: "likes"}, {Func: rollup.Sum, Column: "weight", Into: "weight"}},
 		},
 		Job: pipeline.JobOptions[rollup.Request, rollup.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}},

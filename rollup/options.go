@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -14,9 +15,10 @@ import (
 type Options[In any] struct {
 	// Name is the job's durable name. Required.
 	Name string
-	// Into is the application's target table, as "table" (on the search
-	// path) or "schema.table". Required.
-	Into string
+	// Into is the application's target table: pg.Relation{Name:
+	// "likes_per_day"}, or pg.ParseRelation of its SQL spelling. Its Schema
+	// defaults to the search path. Required.
+	Into pg.Relation
 	// Key are the target columns the upsert is on: the bucket's column and
 	// the group's columns. A unique index of the target must cover exactly
 	// them (checked against the catalog by Verify). Required.
@@ -65,9 +67,9 @@ type Bucket struct {
 // reads the table from the window's first instant, groups by the columns
 // and the bucket, and upserts the aggregates.
 type Source struct {
-	// Table is the source table (or view), as "table" or "schema.table".
+	// Table is the source table (or view); in JSON, as SQL writes it.
 	// Required.
-	Table string `json:"table"`
+	Table pg.Relation `json:"table"`
 	// Time is its timestamptz column; an index on it keeps a run's cost to
 	// the window's rows. Required.
 	Time string `json:"time"`

@@ -13,7 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 )
 
 // upsertPoints asks the Points function for the run's points, checks them
@@ -102,10 +103,10 @@ func (d *declaration[In]) pointErr(fault string) error {
 }
 
 // pointsStatement reads the JSON points as typed rows and upserts them.
-func pointsStatement(into sqlname.Rel, cols []string, types map[string]string, key []string) string {
+func pointsStatement(into pg.Relation, cols []string, types map[string]string, key []string) string {
 	defs := make([]string, len(cols))
 	for i, c := range cols {
-		defs[i] = sqlname.Quote(c) + " " + types[c]
+		defs[i] = pgcatalog.Quote(c) + " " + types[c]
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "with points as (\n    select * from jsonb_to_recordset($1::jsonb) as p(%s)\n),\n", strings.Join(defs, ", "))

@@ -16,10 +16,7 @@ var queryFiles embed.FS
 var mustQuery = sqlfile.Reader(queryFiles, "rollup")
 
 var (
-	sqlRelation   = mustQuery("relation")
-	sqlColumns    = mustQuery("columns")
-	sqlUniqueKeys = mustQuery("unique_keys")
-	sqlZoneKnown  = mustQuery("zone_known")
-	sqlWindow     = mustQuery("window")
-	sqlLock       = mustQuery("lock")
+	sqlZoneKnown = mustQuery("zone_known")
+	sqlWindow    = mustQuery("window")
+	sqlLock      = mustQuery("lock")
 )

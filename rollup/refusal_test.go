@@ -9,6 +9,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/rollup"
 )
@@ -24,17 +25,17 @@ func TestDeclarationNamesEveryFault(t *testing.T) {
 			"Bucket.Column is empty", "Lookback is missing", "neither Source nor Points",
 		}},
 		"bad bucket": {rollup.Options[rollup.Request]{
-			Name: "r", Into: "a.b.c", Key: []string{"day", "day", " "}, Lookback: -time.Hour,
+			Name: "r", Into: pg.Relation{Name: strings.Repeat("x", 64)}, Key: []string{"day", "day", " "}, Lookback: -time.Hour,
 			Bucket: rollup.Bucket{Unit: "fortnight", Zone: "Mars/Olympus_Mons", Column: "ts"},
 			Points: func(context.Context, rollup.Query[rollup.Request]) ([]rollup.Point, error) { return nil, nil },
 		}, []string{
-			"Into is not a table or schema.table name", "Key names day twice", "Key has a blank column name",
+			"Into: the relation name xxx", "is 64 bytes, over PostgreSQL's 63-byte limit", "Key names day twice", "Key has a blank column name",
 			`Bucket.Unit "fortnight" is not`, `the zone "Mars/Olympus_Mons" is not a known IANA zone`,
 			"Bucket.Column ts is not one of the Key's columns", "Lookback is negative",
 		}},
 		"local zone": {withZone("Local"), []string{"the zone Local depends on the host"}},
 		"bad source": {rollup.Options[rollup.Request]{
-			Name: "r", Into: "t", Key: []string{"org", "day"}, Lookback: time.Hour,
+			Name: "r", Into: pg.Relation{Name: "t"}, Key: []string{"org", "day"}, Lookback: time.Hour,
 			Bucket: rollup.Bucket{Unit: rollup.Day, Zone: "UTC", Column: "day"},
 			Source: &rollup.Source{GroupBy: []string{"region"}, Aggregates: []rollup.Aggregate{
 				{Func: "median", Column: "x", Into: "m"}, {Func: rollup.Sum, Into: "s"}, {Func: rollup.Count, Into: "day"},
@@ -43,7 +44,7 @@ func TestDeclarationNamesEveryFault(t *testing.T) {
 			Points: func(context.Context, rollup.Query[rollup.Request]) ([]rollup.Point, error) { return nil, nil },
 		}, []string{"both Source and Points"}},
 		"source faults": {rollup.Options[rollup.Request]{
-			Name: "r", Into: "t", Key: []string{"org", "day"}, Lookback: time.Hour,
+			Name: "r", Into: pg.Relation{Name: "t"}, Key: []string{"org", "day"}, Lookback: time.Hour,
 			Bucket: rollup.Bucket{Unit: rollup.Day, Zone: "UTC", Column: "day"},
 			Source: &rollup.Source{GroupBy: []string{"region"}, Aggregates: []rollup.Aggregate{
 				{Func: "median", Column: "x", Into: "m"}, {Func: rollup.Sum, Into: "s"}, {Func: rollup.Count, Into: "day"},
@@ -56,9 +57,9 @@ func TestDeclarationNamesEveryFault(t *testing.T) {
 			"Source.Aggregates[4].Into is empty", "Source.Aggregates[5].Into pipe.rows is the name pipe counts rows under",
 		}},
 		"no aggregates": {rollup.Options[rollup.Request]{
-			Name: "r", Into: "t", Key: []string{"day"}, Lookback: time.Hour,
+			Name: "r", Into: pg.Relation{Name: "t"}, Key: []string{"day"}, Lookback: time.Hour,
 			Bucket: rollup.Bucket{Unit: rollup.Day, Zone: "UTC", Column: "day"},
-			Source: &rollup.Source{Table: "s", Time: "ts"},
+			Source: &rollup.Source{Table: pg.Relation{Name: "s"}, Time: "ts"},
 		}, []string{"Source.Aggregates is empty"}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -98,20 +99,20 @@ func TestVerifyNamesEveryCatalogFault(t *testing.T) {
 		edit  func(*rollup.Options[rollup.Request])
 		fault string
 	}{
-		"no target":       {func(o *rollup.Options[rollup.Request]) { o.Into = "nope" }, "Into nope does not exist"},
-		"a view target":   {func(o *rollup.Options[rollup.Request]) { o.Into = "a_view" }, "Into a_view is a view, not a table"},
-		"no unique index": {func(o *rollup.Options[rollup.Request]) { o.Into = "no_key" }, "no unique index on no_key covers exactly the Key"},
-		"a wider index":   {func(o *rollup.Options[rollup.Request]) { o.Into = "wrong_key" }, "no unique index on wrong_key covers exactly the Key"},
-		"a partial index": {func(o *rollup.Options[rollup.Request]) { o.Into = "partial_key" }, "no unique index on partial_key covers exactly the Key"},
-		"a date bucket":   {func(o *rollup.Options[rollup.Request]) { o.Into = "date_day" }, "Bucket.Column day is date, not timestamp with time zone"},
-		"no value column": {func(o *rollup.Options[rollup.Request]) { o.Into = "short" }, "the target has no column weight"},
-		"no source":       {func(o *rollup.Options[rollup.Request]) { o.Source.Table = "public.nope" }, "Source.Table public.nope does not exist"},
-		"naive time":      {func(o *rollup.Options[rollup.Request]) { o.Source.Table = "naive" }, "Source.Time created_at is timestamp without time zone"},
+		"no target":       {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "nope"} }, "Into nope does not exist"},
+		"a view target":   {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "a_view"} }, "Into a_view is a view, not a table"},
+		"no unique index": {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "no_key"} }, "no unique index on no_key covers exactly the Key"},
+		"a wider index":   {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "wrong_key"} }, "no unique index on wrong_key covers exactly the Key"},
+		"a partial index": {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "partial_key"} }, "no unique index on partial_key covers exactly the Key"},
+		"a date bucket":   {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "date_day"} }, "Bucket.Column day is date, not timestamp with time zone"},
+		"no value column": {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "short"} }, "the target has no column weight"},
+		"no source":       {func(o *rollup.Options[rollup.Request]) { o.Source.Table = pg.Relation{Schema: "public", Name: "nope"} }, "Source.Table public.nope does not exist"},
+		"naive time":      {func(o *rollup.Options[rollup.Request]) { o.Source.Table = pg.Relation{Name: "naive"} }, "Source.Time created_at is timestamp without time zone"},
 		"no column": {func(o *rollup.Options[rollup.Request]) {
 			o.Source.GroupBy = []string{"region"}
 			o.Key = []string{"region", "day"}
 		}, "Source.GroupBy: likes has no column region"},
-		"sum of text": {func(o *rollup.Options[rollup.Request]) { o.Source.Table = "texty" }, "does not plan (SQLSTATE 42883: an aggregate or an operator does not apply"},
+		"sum of text": {func(o *rollup.Options[rollup.Request]) { o.Source.Table = pg.Relation{Name: "texty"} }, "does not plan (SQLSTATE 42883: an aggregate or an operator does not apply"},
 		"bad where":   {func(o *rollup.Options[rollup.Request]) { o.Source.Where = "no_such = 1" }, "does not plan (SQLSTATE 42703"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 )
 
 // rowsAlias names the hidden column that counts each point's source rows.
@@ -18,7 +19,7 @@ const rowsAlias = "pipe.rows"
 // answer the rows read, the points and the rows written. Every identifier
 // is quoted; the values are parameters: Where's own first, then the unit,
 // the zone and the window's first instant.
-func statement(into, src sqlname.Rel, s Source, b Bucket) string {
+func statement(into, src pg.Relation, s Source, b Bucket) string {
 	n := whereParams(s.Where)
 	unit, zone, since := param(n+1), param(n+2), param(n+3)
 	cols := append(append([]string{}, s.GroupBy...), b.Column)
@@ -29,45 +30,45 @@ func statement(into, src sqlname.Rel, s Source, b Bucket) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "with grouped as (\n    select ")
 	for _, g := range s.GroupBy {
-		fmt.Fprintf(&sb, "%s,\n           ", sqlname.Quote(g))
+		fmt.Fprintf(&sb, "%s,\n           ", pgcatalog.Quote(g))
 	}
-	fmt.Fprintf(&sb, "%s as %s", groupExpr(b.Unit, sqlname.Quote(s.Time), unit, zone), sqlname.Quote(b.Column))
+	fmt.Fprintf(&sb, "%s as %s", groupExpr(b.Unit, pgcatalog.Quote(s.Time), unit, zone), pgcatalog.Quote(b.Column))
 	for _, a := range s.Aggregates {
-		fmt.Fprintf(&sb, ",\n           %s as %s", aggregate(a), sqlname.Quote(a.Into))
+		fmt.Fprintf(&sb, ",\n           %s as %s", aggregate(a), pgcatalog.Quote(a.Into))
 	}
 	fmt.Fprintf(&sb, ",\n           count(*) as %s\n      from %s\n     where %s >= %s\n",
-		sqlname.Quote(rowsAlias), src.Ident(), sqlname.Quote(s.Time), since)
+		pgcatalog.Quote(rowsAlias), src.Quoted(), pgcatalog.Quote(s.Time), since)
 	if strings.TrimSpace(s.Where) != "" {
 		fmt.Fprintf(&sb, "       and (%s)\n", s.Where)
 	}
 	fmt.Fprintf(&sb, "     group by %s\n),\n", ordinals(len(cols)))
 	fmt.Fprintf(&sb, "points as (\n    select ")
 	for _, g := range s.GroupBy {
-		fmt.Fprintf(&sb, "%s, ", sqlname.Quote(g))
+		fmt.Fprintf(&sb, "%s, ", pgcatalog.Quote(g))
 	}
-	fmt.Fprintf(&sb, "%s as %s", keyExpr(b.Unit, sqlname.Quote(b.Column), zone), sqlname.Quote(b.Column))
+	fmt.Fprintf(&sb, "%s as %s", keyExpr(b.Unit, pgcatalog.Quote(b.Column), zone), pgcatalog.Quote(b.Column))
 	for _, v := range append(vals, rowsAlias) {
-		fmt.Fprintf(&sb, ", %s", sqlname.Quote(v))
+		fmt.Fprintf(&sb, ", %s", pgcatalog.Quote(v))
 	}
 	fmt.Fprintf(&sb, "\n      from grouped\n),\n")
 	writeUpsert(&sb, into, cols, vals)
 	fmt.Fprintf(&sb, "select (select coalesce(sum(%s), 0) from points)::int8,\n       (select count(*) from points),\n       (select count(*) from written)",
-		sqlname.Quote(rowsAlias))
+		pgcatalog.Quote(rowsAlias))
 	return sb.String()
 }
 
 // writeUpsert writes the written CTE: one INSERT ... ON CONFLICT of every
 // point, updating a row only when a value differs.
-func writeUpsert(sb *strings.Builder, into sqlname.Rel, key, vals []string) {
-	all := sqlname.QuoteAll(append(append([]string{}, key...), vals...))
+func writeUpsert(sb *strings.Builder, into pg.Relation, key, vals []string) {
+	all := pgcatalog.QuoteAll(append(append([]string{}, key...), vals...))
 	fmt.Fprintf(sb, "written as (\n    insert into %s as t (%s)\n    select %s from points\n",
-		into.Ident(), strings.Join(all, ", "), strings.Join(all, ", "))
+		into.Quoted(), strings.Join(all, ", "), strings.Join(all, ", "))
 	if len(vals) == 0 {
-		fmt.Fprintf(sb, "    on conflict (%s) do nothing\n    returning 1\n)\n", strings.Join(sqlname.QuoteAll(key), ", "))
+		fmt.Fprintf(sb, "    on conflict (%s) do nothing\n    returning 1\n)\n", strings.Join(pgcatalog.QuoteAll(key), ", "))
 		return
 	}
 	fmt.Fprintf(sb, "    on conflict (%s) do update\n       set %s\n     where %s\n    returning 1\n)\n",
-		strings.Join(sqlname.QuoteAll(key), ", "), assignments(vals), changed(vals))
+		strings.Join(pgcatalog.QuoteAll(key), ", "), assignments(vals), changed(vals))
 }
 
 // groupExpr is what the rows are grouped by. Under a day it is the
@@ -95,13 +96,13 @@ func aggregate(a Aggregate) string {
 	if a.Column == "" {
 		return "count(*)"
 	}
-	return string(a.Func) + "(" + sqlname.Quote(a.Column) + ")"
+	return string(a.Func) + "(" + pgcatalog.Quote(a.Column) + ")"
 }
 
 func assignments(cols []string) string {
 	parts := make([]string, len(cols))
 	for i, c := range cols {
-		parts[i] = sqlname.Quote(c) + " = excluded." + sqlname.Quote(c)
+		parts[i] = pgcatalog.Quote(c) + " = excluded." + pgcatalog.Quote(c)
 	}
 	return strings.Join(parts, ",\n           ")
 }
@@ -111,7 +112,7 @@ func assignments(cols []string) string {
 func changed(cols []string) string {
 	t, x := make([]string, len(cols)), make([]string, len(cols))
 	for i, c := range cols {
-		t[i], x[i] = "t."+sqlname.Quote(c), "excluded."+sqlname.Quote(c)
+		t[i], x[i] = "t."+pgcatalog.Quote(c), "excluded."+pgcatalog.Quote(c)
 	}
 	return "(" + strings.Join(t, ", ") + ") is distinct from (" + strings.Join(x, ", ") + ")"
 }

@@ -3,13 +3,13 @@ package subject
 import (
 	"context"
 	"embed"
-	"errors"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/pipekit/pipe/internal/pgcatalog"
 	"github.com/pipekit/pipe/internal/sqlfile"
+	"github.com/pipekit/pipe/pg"
 )
 
 // The catalog statements live in queries/*.sql, one statement a file.
@@ -20,10 +20,8 @@ var queryFiles embed.FS
 var mustQuery = sqlfile.Reader(queryFiles, "subject")
 
 var (
-	sqlRelation    = mustQuery("relation")
 	sqlForeignKeys = mustQuery("foreign_keys")
 	sqlTables      = mustQuery("tables")
-	sqlColumns     = mustQuery("columns")
 	sqlIndexes     = mustQuery("indexes")
 	sqlAllTables   = mustQuery("all_tables")
 )
@@ -39,7 +37,7 @@ type Querier interface {
 // table is one table as the catalog knows it.
 type table struct {
 	OID     uint32
-	Name    string // as a plan shows it: without the schema when the search path finds it
+	Name    string // as a plan shows it, as SQL writes it: without the schema when the search path finds it
 	Schema  string
 	Rel     string
 	Columns []column
@@ -54,24 +52,11 @@ type table struct {
 
 type privileges struct{ Select, Update, Delete, Insert bool }
 
-// column is one column of a table.
-type column struct {
-	Name      string
-	Type      string // with modifiers: varchar(40)
-	Base      string // without: character varying
-	NotNull   bool
-	Default   bool // has a default (or is an identity)
-	Identity  bool
-	Generated bool
-	Category  string // pg_type.typcategory of the column's (base) type
-	TypType   string // b base, d domain, e enum, c composite, r range...
-	Domain    string // a domain's base type, with modifiers
-	Elem      string // an array's element type
-	TypeOID   uint32 // the type's oid (a domain's base type's)
-}
+// column is one column of a table, as the catalog room reads it.
+type column = pgcatalog.Column
 
 // ident answers the table's quoted name.
-func (t *table) ident() string { return pgx.Identifier{t.Schema, t.Rel}.Sanitize() }
+func (t *table) ident() string { return pg.Relation{Schema: t.Schema, Name: t.Rel}.Quoted() }
 
 // column answers the named column, or nil.
 func (t *table) column(name string) *column {
@@ -93,24 +78,29 @@ func (t *table) indexed(cols []string) bool {
 	return false
 }
 
-// resolve answers the oid of the table a declared name means, or 0 when
-// no table has it.
-func resolve(ctx context.Context, q Querier, name string) (uint32, error) {
-	var oid uint32
-	var kind string
-	err := q.QueryRow(ctx, sqlRelation, quotedName(name)).Scan(&oid, &kind)
-	if errors.Is(err, pgx.ErrNoRows) || err == nil && kind != "r" && kind != "p" {
-		return 0, nil
+// resolve answers the oid of the table a declared name means, read as SQL
+// writes it ("members", "app.members", `app."Member Notes"`), or 0 when no
+// table has it; a name that does not parse is refused with why.
+func resolve(ctx context.Context, q Querier, name string) (uint32, string, error) {
+	rel, err := pg.ParseRelation(name)
+	if err != nil {
+		return 0, pgcatalog.Fault(err), nil
 	}
-	return oid, err
+	c, found, err := pgcatalog.Lookup(ctx, q, rel)
+	if err != nil || !found || !c.Kind.IsTable() {
+		return 0, "", err
+	}
+	return c.OID, "", nil
 }
 
-// quotedName quotes a declared "table" or "schema.table".
-func quotedName(name string) string {
-	if s, t, ok := strings.Cut(name, "."); ok {
-		return pgx.Identifier{s, t}.Sanitize()
+// planName answers a table's name as a plan shows it, the way a
+// declaration names it: as SQL writes it, without the schema when the
+// search path finds the table.
+func planName(visible bool, schema, name string) string {
+	if visible {
+		return pg.QuoteName(name)
 	}
-	return pgx.Identifier{name}.Sanitize()
+	return pg.Relation{Schema: schema, Name: name}.String()
 }
 
 // readTables reads the tables oids from the catalog.
@@ -121,11 +111,13 @@ func readTables(ctx context.Context, q Querier, oids []uint32) (map[uint32]*tabl
 	}
 	out := map[uint32]*table{}
 	var oid int64
+	var visible bool
 	var t table
 	rows, _ := q.Query(ctx, sqlTables, ids)
-	_, err := pgx.ForEachRow(rows, []any{&oid, &t.Name, &t.Schema, &t.Rel, &t.May.Select, &t.May.Update, &t.May.Delete, &t.May.Insert, &t.Partitioned}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&oid, &visible, &t.Schema, &t.Rel, &t.May.Select, &t.May.Update, &t.May.Delete, &t.May.Insert, &t.Partitioned}, func() error {
 		tt := t
 		tt.OID = uint32(oid)
+		tt.Name = planName(visible, t.Schema, t.Rel)
 		out[tt.OID] = &tt
 		return nil
 	})
@@ -139,17 +131,16 @@ func readTables(ctx context.Context, q Querier, oids []uint32) (map[uint32]*tabl
 }
 
 func readColumns(ctx context.Context, q Querier, ids []int64, out map[uint32]*table) error {
-	var oid, typ int64
-	var c column
-	rows, _ := q.Query(ctx, sqlColumns, ids)
-	_, err := pgx.ForEachRow(rows, []any{&oid, &c.Name, &c.Type, &c.Base, &c.NotNull, &c.Default, &c.Identity,
-		&c.Generated, &c.Category, &c.TypType, &c.Domain, &c.Elem, &typ}, func() error {
-		c.TypeOID = uint32(typ)
-		if t := out[uint32(oid)]; t != nil {
-			t.Columns = append(t.Columns, c)
+	oids := make([]uint32, len(ids))
+	for i, id := range ids {
+		oids[i] = uint32(id)
+	}
+	cols, err := pgcatalog.ColumnsOf(ctx, q, oids)
+	for oid, cs := range cols {
+		if t := out[oid]; t != nil {
+			t.Columns = cs
 		}
-		return nil
-	})
+	}
 	return err
 }
 

@@ -15,8 +15,10 @@ import (
 // a plain value, the same in Go and in JSON ([Load] reads the JSON form;
 // subject.schema.json describes it).
 type Declaration struct {
-	// Root is the table with one row per person: "members", or
-	// "app.members" outside the search path. Required.
+	// Root is the table with one row per person, named as SQL writes it
+	// (see pg.ParseRelation): "members", "app.members" outside the search
+	// path, `app."Member Notes"` for a name with capitals or spaces; a bare
+	// name is folded to lower case. Required.
 	Root string `json:"root"`
 	// Key names the root's columns that identify the person, in the order
 	// the key's values come. Default: the root's primary key.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // sortedKeys answers m's keys in order: faults and plans list tables and
@@ -19,4 +19,4 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
 
-func quote(name string) string { return pgx.Identifier{name}.Sanitize() }
+func quote(name string) string { return pgcatalog.Quote(name) }

@@ -38,7 +38,7 @@ func (s *seeder) value(n *node, c *column, p *people, set map[string]*string) (s
 	if expr, arg, ok := s.canary(n, c, p); ok {
 		return expr, arg, true, nil
 	}
-	if c.Default || !c.NotNull {
+	if c.HasDefault || !c.NotNull {
 		return "", nil, false, nil
 	}
 	return s.generated(n, c)
@@ -77,7 +77,7 @@ func (s *seeder) canary(n *node, c *column, p *people) (string, *string, bool) {
 		rep.Canaries = append(rep.Canaries, c.Name)
 	}
 	switch {
-	case c.TypeOID == 114 || c.TypeOID == 3802:
+	case c.BaseTypeOID == 114 || c.BaseTypeOID == 3802:
 		v = `{"canary": "` + v + `"}`
 	case c.Category == "A":
 		v = "{" + v + "}"
@@ -89,7 +89,7 @@ func (s *seeder) canary(n *node, c *column, p *people) (string, *string, bool) {
 // (text, varchar, char, citext...), json, jsonb, or an array of text.
 func canaryType(c *column) bool {
 	switch {
-	case c.Category == "S", c.TypeOID == 114, c.TypeOID == 3802:
+	case c.Category == "S", c.BaseTypeOID == 114, c.BaseTypeOID == 3802:
 		return true
 	case c.Category == "A":
 		return c.Elem == "text" || c.Elem == "character varying"
@@ -114,7 +114,7 @@ func typeLength(typ string) int {
 // and time, a random uuid, an enum's first label, an empty array or json.
 func (s *seeder) generated(n *node, c *column) (string, *string, bool, error) {
 	text := ""
-	switch c.TypeOID {
+	switch c.BaseTypeOID {
 	case 16:
 		text = "false"
 	case 21:

@@ -95,12 +95,15 @@ func resolveDeclared(ctx context.Context, q Querier, d Declaration) (map[string]
 		if _, done := out[n]; done {
 			continue
 		}
-		oid, err := resolve(ctx, q, n)
+		oid, fault, err := resolve(ctx, q, n)
 		if err != nil {
 			return nil, nil, err
 		}
 		out[n] = oid
-		if oid == 0 && n != d.Root {
+		switch {
+		case fault != "":
+			faults = append(faults, "table "+n+": "+fault)
+		case oid == 0 && n != d.Root:
 			faults = append(faults, "table "+n+" does not exist")
 		}
 	}

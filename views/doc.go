@@ -6,7 +6,7 @@
 //
 //	var refreshPostTotals = views.MustRefresh(views.Options{
 //		Name:         "refresh-post-totals",
-//		View:         "post_totals",
+//		View:         pg.Relation{Name: "post_totals"},
 //		Concurrently: true, // readers keep the old rows meanwhile
 //	})
 //

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/views"
 )
@@ -13,7 +14,7 @@ import (
 // A refresh declared once, run by a worker, enqueued every ten minutes by
 // a task (the task's scheduler runs beside the worker).
 func ExampleRefresh() {
-	refreshTotals := views.MustRefresh(views.Options{Name: "refresh-post-totals", View: "post_totals", Concurrently: true})
+	refreshTotals := views.MustRefresh(views.Options{Name: "refresh-post-totals", View: pg.Relation{Name: "post_totals"}, Concurrently: true})
 	every10m := pipeline.MustTask("post-totals-every-10m", "*/10 * * * *", "UTC",
 		[]pipeline.TaskEntry{pipeline.Entry(refreshTotals, func(pipeline.Occurrence) views.Request { return views.Request{} })})
 

@@ -1,15 +1,19 @@
 package views
 
-import "github.com/pipekit/pipe/pipeline"
+import (
+	"github.com/pipekit/pipe/pg"
+	"github.com/pipekit/pipe/pipeline"
+)
 
 // Options declare a view refresh. Each field's comment gives its default; a
 // fault is refused by [Refresh] with X_JOB_REFRESH_VIEW_INVALID.
 type Options struct {
 	// Name is the job's durable name. Required.
 	Name string
-	// View is the materialized view, as "view" (on the search path) or
-	// "schema.view". Required.
-	View string
+	// View is the materialized view: pg.Relation{Name: "post_totals"}, or
+	// pg.ParseRelation of its SQL spelling. Its Schema defaults to the
+	// search path. Required.
+	View pg.Relation
 	// Concurrently refreshes with REFRESH MATERIALIZED VIEW CONCURRENTLY:
 	// readers keep reading the old rows meanwhile. It needs a unique index
 	// on the view (checked against the catalog by Verify). Default false: a
@@ -29,15 +33,18 @@ type Request struct{}
 // Target is the input of the stock job [RefreshJob] (`pipe views
 // refresh`): the view, named in the input, and how to refresh it.
 type Target struct {
-	// View is "view" or "schema.view". Required.
-	View string `json:"view"`
+	// View is the materialized view; in JSON, under "matview", as SQL
+	// writes it: "sales.daily". (An input stored before, with the view
+	// under "view" as schema.view, its names taken exactly, reads as the
+	// same view.) Required.
+	View pg.Relation `json:"matview"`
 	// Concurrently asks for REFRESH ... CONCURRENTLY.
 	Concurrently bool `json:"concurrently,omitempty"`
 }
 
 // Result is what a refresh answers.
 type Result struct {
-	// View is the view refreshed, as declared.
+	// View is the view refreshed, as SQL writes it.
 	View string `json:"view"`
 	// Concurrently says how it was refreshed: a concurrent refresh of a
 	// view that held no data yet (made WITH NO DATA) is a plain one, since

@@ -2,13 +2,13 @@ package views
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/internal/sqlname"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -64,25 +64,18 @@ func MustRefresh(o Options) *pipeline.Job[Request, Result] {
 // and whether concurrently.
 func RefreshJob() *pipeline.Job[Target, Result] {
 	body := func(ctx context.Context, r *pipeline.Run[Target]) (Result, error) {
-		rel, ok := sqlname.Parse(r.Input.View)
-		if !ok {
-			return Result{}, refusal(RefreshJobName, []string{"the view is not a view or schema.view name"})
+		if f := relationFaults(r.Input.View); len(f) > 0 {
+			return Result{}, refusal(RefreshJobName, f)
 		}
-		return refreshStep(ctx, RefreshJobName, rel, r.Input.Concurrently)
+		return refreshStep(ctx, RefreshJobName, r.Input.View, r.Input.Concurrently)
 	}
-	key := func(t Target) string {
-		if t.Concurrently {
-			return t.View + " concurrently"
-		}
-		return t.View
-	}
-	return pipeline.MustJob(RefreshJobName, key, body,
+	return pipeline.MustJob(RefreshJobName, Target.key, body,
 		pipeline.JobOptions[Target, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 3}})
 }
 
 // refreshStep refreshes the view in one step whose completion commits with
 // the refresh.
-func refreshStep(ctx context.Context, name string, rel sqlname.Rel, concurrently bool) (Result, error) {
+func refreshStep(ctx context.Context, name string, rel pg.Relation, concurrently bool) (Result, error) {
 	return pipeline.StepTx(ctx, "refresh", func(ctx context.Context, tx pgx.Tx) (Result, error) {
 		st, err := readState(ctx, tx, rel)
 		if err != nil {
@@ -92,9 +85,9 @@ func refreshStep(ctx context.Context, name string, rel sqlname.Rel, concurrently
 			return Result{}, refusal(name, f)
 		}
 		res := Result{View: rel.String(), Concurrently: concurrently && st.populated, WasPopulated: st.populated}
-		stmt := "refresh materialized view " + rel.Ident()
+		stmt := "refresh materialized view " + rel.Quoted()
 		if res.Concurrently {
-			stmt = "refresh materialized view concurrently " + rel.Ident()
+			stmt = "refresh materialized view concurrently " + rel.Quoted()
 		}
 		_, err = tx.Exec(ctx, stmt)
 		return res, errcode.Redact(ctx, err, "refresh "+rel.String()) // the view's query can fail quoting a row
@@ -102,22 +95,28 @@ func refreshStep(ctx context.Context, name string, rel sqlname.Rel, concurrently
 }
 
 // declFaults names what the declaration alone shows is wrong.
-func declFaults(o Options) (sqlname.Rel, []string) {
+func declFaults(o Options) (pg.Relation, []string) {
 	var faults []string
 	if strings.TrimSpace(o.Name) == "" {
 		faults = append(faults, "Name is empty")
 	}
-	rel, ok := sqlname.Parse(o.View)
-	switch {
-	case strings.TrimSpace(o.View) == "":
-		faults = append(faults, "View is empty: name the materialized view")
-	case !ok:
-		faults = append(faults, "View is not a view or schema.view name")
-	}
+	faults = append(faults, relationFaults(o.View)...)
 	if o.Job.Tenant != nil {
 		faults = append(faults, "Job.Tenant is set: a refresh has no tenant (the view's readers scope its rows)")
 	}
-	return rel, faults
+	return o.View, faults
+}
+
+// relationFaults refuses no view, and one PostgreSQL would not name as
+// given.
+func relationFaults(view pg.Relation) []string {
+	if view.IsZero() {
+		return []string{"View is empty: name the materialized view"}
+	}
+	if err := view.Check(); err != nil {
+		return []string{"View: " + pgcatalog.Fault(err)}
+	}
+	return nil
 }
 
 func refusal(name string, faults []string) error {
@@ -130,7 +129,7 @@ func refusal(name string, faults []string) error {
 }
 
 // verify checks the view in a transaction it rolls back.
-func verify(ctx context.Context, db pipeline.DB, name string, rel sqlname.Rel, concurrently bool) error {
+func verify(ctx context.Context, db pipeline.DB, name string, rel pg.Relation, concurrently bool) error {
 	tx, err := db.Begin(ctx)
 	if err != nil {
 		return err
@@ -148,21 +147,21 @@ func verify(ctx context.Context, db pipeline.DB, name string, rel sqlname.Rel, c
 
 // state is the view as the catalog knows it.
 type state struct {
-	kind      string // "" when there is no such relation
+	kind      pgcatalog.Kind // "" when there is no such relation
 	populated bool
 	unique    bool
 }
 
-func readState(ctx context.Context, tx pgx.Tx, rel sqlname.Rel) (state, error) {
-	var st state
-	err := tx.QueryRow(ctx, sqlRelation, rel.Ident()).Scan(&st.kind, &st.populated, &st.unique)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return state{}, nil
+func readState(ctx context.Context, tx pgx.Tx, rel pg.Relation) (state, error) {
+	c, found, err := pgcatalog.Lookup(ctx, tx, rel)
+	if err != nil || !found {
+		return state{}, err
 	}
-	return st, err
+	uniques, err := pgcatalog.UniqueKeys(ctx, tx, c.OID)
+	return state{kind: c.Kind, populated: c.Populated, unique: len(uniques) > 0}, err
 }
 
-func (st state) faults(rel sqlname.Rel, concurrently bool) []string {
+func (st state) faults(rel pg.Relation, concurrently bool) []string {
 	switch st.kind {
 	case "m":
 	case "":

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/views"
 )
@@ -32,7 +33,7 @@ func setup(t testing.TB, ddl string) *pgxpool.Pool {
 }
 
 func refresh(name, view string, concurrently bool) *pipeline.Job[views.Request, views.Result] {
-	return views.MustRefresh(views.Options{Name: name, View: view, Concurrently: concurrently,
+	return views.MustRefresh(views.Options{Name: name, View: pg.MustParseRelation(view), Concurrently: concurrently,
 		Job: pipeline.JobOptions[views.Request, views.Result]{Retry: &pipeline.Retry{Attempts: 3, Delay: 10 * time.Millisecond}}})
 }
 
@@ -136,8 +137,8 @@ func TestAnUnpopulatedViewIsRefreshedPlainly(t *testing.T) {
 // catalog (Registry.Verify, Worker.Start), and, for the stock job, when
 // the run starts (terminal, first attempt).
 func TestRefusals(t *testing.T) {
-	_, err := views.Refresh(views.Options{View: "a.b.c", Job: pipeline.JobOptions[views.Request, views.Result]{Tenant: func(views.Request) string { return "t" }}})
-	for _, f := range []string{"Name is empty", "View is not a view or schema.view name", "Job.Tenant is set"} {
+	_, err := views.Refresh(views.Options{View: pg.Relation{Name: strings.Repeat("v", 64)}, Job: pipeline.JobOptions[views.Request, views.Result]{Tenant: func(views.Request) string { return "t" }}})
+	for _, f := range []string{"Name is empty", "View: the relation name vvv", "is 64 bytes", "Job.Tenant is set"} {
 		if !errors.Is(err, errcode.JobRefreshViewInvalid) || !strings.Contains(err.Error(), f) {
 			t.Errorf("declaration: %v; want %q", err, f)
 		}
@@ -175,7 +176,7 @@ func TestRefusals(t *testing.T) {
 			_ = w.Shutdown(context.Background())
 			t.Errorf("%s: Start answered %v", view, err)
 		}
-		d, _ := fixtures.Run(t, pool, views.RefreshJob(), views.Target{View: view, Concurrently: tc.concurrently})
+		d, _ := fixtures.Run(t, pool, views.RefreshJob(), views.Target{View: pg.MustParseRelation(view), Concurrently: tc.concurrently})
 		if d.State != "dead" || d.Attempt != 1 || d.LastError == nil || d.LastError.Code != string(errcode.JobRefreshViewInvalid) {
 			t.Errorf("%s: the stock job's run %s after %d attempts: %v", view, d.State, d.Attempt, d.LastError)
 		}

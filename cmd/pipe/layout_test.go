@@ -9,8 +9,9 @@ import (
 const module = "github.com/pipekit/pipe/"
 
 // The arrows of docs/architecture.md: nothing outside cmd/ imports cmd/;
-// only the stock main imports the bench room; internal/ imports errcode at
-// most; the job core imports no room but errcode and internal/.
+// only the stock main imports the bench room; pg imports errcode at most,
+// internal/ errcode and pg; the job core imports no room but errcode, pg and
+// internal/.
 func TestTheArrowsPointDown(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -35,9 +36,11 @@ func TestTheArrowsPointDown(t *testing.T) {
 				t.Errorf("%s imports %s: nothing outside cmd/ imports cmd/", pkg, dep)
 			case under("cmd/pipe/bench") && pkg != "cmd/pipe" && !in("cmd/pipe/bench"):
 				t.Errorf("%s imports %s: only the stock main adds the bench room", pkg, dep)
-			case in("internal") && dep != "errcode" && !under("internal"):
-				t.Errorf("%s imports %s: internal/ imports errcode at most", pkg, dep)
-			case pkg == "pipeline" && dep != "errcode" && !under("internal"):
+			case pkg == "pg" && dep != "errcode":
+				t.Errorf("pg imports %s: pg imports errcode at most", dep)
+			case in("internal") && dep != "errcode" && dep != "pg" && !under("internal"):
+				t.Errorf("%s imports %s: internal/ imports errcode and pg at most", pkg, dep)
+			case pkg == "pipeline" && dep != "errcode" && dep != "pg" && !under("internal"):
 				t.Errorf("pipeline imports %s: the job core imports no room", dep)
 			}
 		}

@@ -8,12 +8,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 	"github.com/pipekit/pipe/internal/sqlfile"
+	"github.com/pipekit/pipe/pg"
 )
 
 //go:embed queries/*.sql
@@ -22,12 +23,11 @@ var queryFiles embed.FS
 var mustQuery = sqlfile.Reader(queryFiles, "pgtail")
 
 var (
-	sqlTable     = mustQuery("table")
-	sqlSequence  = mustQuery("sequence")
-	sqlColumns   = mustQuery("columns")
-	sqlLastValue = mustQuery("last_value")
-	sqlWriters   = mustQuery("writers")
-	sqlWriting   = mustQuery("writing")
+	sqlOwnedSequence = mustQuery("owned_sequence")
+	sqlSequence      = mustQuery("sequence")
+	sqlLastValue     = mustQuery("last_value")
+	sqlWriters       = mustQuery("writers")
+	sqlWriting       = mustQuery("writing")
 )
 
 // table is the followed table as the catalog knows it.
@@ -40,27 +40,33 @@ type table struct {
 // resolve checks the table, its id column, the sequence feeding it and the
 // columns asked for.
 func resolve[T any](ctx context.Context, pool *pgxpool.Pool, o Options[T]) (*table, error) {
-	var kind string
-	var idType, owned *string
-	tb := &table{}
-	err := pool.QueryRow(ctx, sqlTable, ident(o.Schema, o.Table), o.ID).Scan(&tb.oid, &kind, &idType, &owned)
+	rel, found, err := pgcatalog.Lookup(ctx, pool, o.Table)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows) || err == nil && kind != "r":
-		return nil, invalid(o, "is not a table", "name an existing (unpartitioned) table, with its schema if it is not on the search path")
+	case errors.Is(err, errcode.NameInvalid):
+		return nil, invalid(o, "is not a name PostgreSQL keeps: "+pgcatalog.Fault(err), "name the table as PostgreSQL knows it")
 	case err != nil:
 		return nil, sourceErr(ctx, o, "read the catalog", err)
-	case idType == nil:
-		return nil, invalid(o, "has no column "+o.ID, "name the ordered id column in ID")
-	case !slices.Contains([]string{"smallint", "integer", "bigint"}, *idType):
-		return nil, invalid(o, "has an id column that is not an integer", "follow an integer column fed by a sequence")
+	case !found || rel.Kind != pgcatalog.Table:
+		return nil, invalid(o, "is not a table", "name an existing (unpartitioned) table, with its schema if it is not on the search path")
 	}
-	if err := readSequence(ctx, pool, o, owned, tb); err != nil {
-		return nil, err
-	}
-	rows, _ := pool.Query(ctx, sqlColumns, tb.oid)
-	all, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	cols, err := pgcatalog.Columns(ctx, pool, rel.OID)
 	if err != nil {
 		return nil, sourceErr(ctx, o, "read the columns", err)
+	}
+	id := slices.IndexFunc(cols, func(c pgcatalog.Column) bool { return c.Name == o.ID })
+	switch {
+	case id < 0:
+		return nil, invalid(o, "has no column "+o.ID, "name the ordered id column in ID")
+	case !slices.Contains([]string{"smallint", "integer", "bigint"}, cols[id].Type):
+		return nil, invalid(o, "has an id column that is not an integer", "follow an integer column fed by a sequence")
+	}
+	tb := &table{oid: rel.OID}
+	if err := readSequence(ctx, pool, o, tb); err != nil {
+		return nil, err
+	}
+	var all []string
+	for _, c := range cols {
+		all = append(all, c.Name)
 	}
 	tb.columns = o.Columns
 	if len(tb.columns) == 0 {
@@ -76,21 +82,36 @@ func resolve[T any](ctx context.Context, pool *pgxpool.Pool, o Options[T]) (*tab
 
 // readSequence finds the sequence feeding the id column and refuses one the
 // horizon cannot trust: counting down, or handing values out from a cache.
-func readSequence[T any](ctx context.Context, pool *pgxpool.Pool, o Options[T], owned *string, tb *table) error {
-	name := o.Sequence
-	if name == "" {
+func readSequence[T any](ctx context.Context, pool *pgxpool.Pool, o Options[T], tb *table) error {
+	seq := o.Sequence
+	if seq.IsZero() {
+		var owned *string
+		if err := pool.QueryRow(ctx, sqlOwnedSequence, o.Table.Quoted(), o.ID).Scan(&owned); err != nil {
+			return sourceErr(ctx, o, "read the id column's sequence", err)
+		}
 		if owned == nil {
 			return invalid(o, "has an id column that owns no sequence", "follow a serial, bigserial or identity column, or name its sequence in Sequence")
 		}
-		name = *owned
+		var err error
+		if seq, err = pg.ParseRelation(*owned); err != nil {
+			return sourceErr(ctx, o, "read the id column's sequence", err)
+		}
 	}
-	var increment, cache int64
-	err := pool.QueryRow(ctx, sqlSequence, name).Scan(&tb.sequence, &increment, &cache)
+	rel, found, err := pgcatalog.Lookup(ctx, pool, seq)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return invalid(o, "is fed by no sequence of that name", "name the sequence feeding the id column in Sequence")
+	case errors.Is(err, errcode.NameInvalid):
+		return invalid(o, "is fed by a sequence whose name PostgreSQL would not keep: "+pgcatalog.Fault(err), "name the sequence as PostgreSQL knows it")
 	case err != nil:
 		return sourceErr(ctx, o, "read the sequence", err)
+	case !found || rel.Kind != pgcatalog.Sequence:
+		return invalid(o, "is fed by no sequence of that name", "name the sequence feeding the id column in Sequence")
+	}
+	tb.sequence = rel.OID
+	var increment, cache int64
+	if err := pool.QueryRow(ctx, sqlSequence, rel.OID).Scan(&increment, &cache); err != nil {
+		return sourceErr(ctx, o, "read the sequence", err)
+	}
+	switch {
 	case increment <= 0:
 		return invalid(o, "is fed by a sequence that does not count up", "follow a column whose sequence has a positive increment")
 	case cache != 1:
@@ -115,45 +136,29 @@ func sourceErr[T any](ctx context.Context, o Options[T], what string, err error)
 	if _, ok := errcode.As(err); ok {
 		return err
 	}
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) && strings.HasPrefix(pg.Code, "42") {
-		return errcode.Wrap(err, errcode.ConsumerSourceInvalid, "table tail: %s: %s: SQLSTATE %s", label(o), what, pg.Code).
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && strings.HasPrefix(pgErr.Code, "42") {
+		return errcode.Wrap(err, errcode.ConsumerSourceInvalid, "table tail: %s: %s: SQLSTATE %s", label(o), what, pgErr.Code).
 			WithFix("correct the tail: the table, its columns or the Where filter")
 	}
 	return errcode.Postgres(ctx, err, "table tail: "+label(o)+": "+what)
 }
 
-func label[T any](o Options[T]) string {
-	if o.Schema == "" {
-		return o.Table
-	}
-	return o.Schema + "." + o.Table
-}
-
-func ident(schema, name string) string {
-	if schema == "" {
-		return pgx.Identifier{name}.Sanitize()
-	}
-	return pgx.Identifier{schema, name}.Sanitize()
-}
+func label[T any](o Options[T]) string { return o.Table.String() }
 
 // pageSQL reads up to a limit of rows after one id and up to another, in id
 // order: the id first, then the columns. Where's own parameters come first.
 func pageSQL[T any](tb *table, o Options[T], nargs int) string {
-	cols := make([]string, len(tb.columns))
-	for i, c := range tb.columns {
-		cols[i] = pgx.Identifier{c}.Sanitize()
-	}
-	id := pgx.Identifier{o.ID}.Sanitize()
+	id := pgcatalog.Quote(o.ID)
 	return fmt.Sprintf("select %s, %s from %s where %s > $%d and %s <= $%d%s order by %s limit $%d",
-		id, strings.Join(cols, ", "), ident(o.Schema, o.Table), id, nargs+1, id, nargs+2, whereSQL(o), id, nargs+3)
+		id, pgcatalog.QuoteList(tb.columns), o.Table.Quoted(), id, nargs+1, id, nargs+2, whereSQL(o), id, nargs+3)
 }
 
 // lagSQL counts the rows after an id, up to a cap.
 func lagSQL[T any](o Options[T], nargs int) string {
-	id := pgx.Identifier{o.ID}.Sanitize()
+	id := pgcatalog.Quote(o.ID)
 	return fmt.Sprintf("select count(*) from (select 1 from %s where %s > $%d%s limit $%d) s",
-		ident(o.Schema, o.Table), id, nargs+1, whereSQL(o), nargs+2)
+		o.Table.Quoted(), id, nargs+1, whereSQL(o), nargs+2)
 }
 
 func whereSQL[T any](o Options[T]) string {

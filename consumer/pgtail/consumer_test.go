@@ -14,6 +14,7 @@ import (
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/consumer/pgtail"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 )
 
 // A consumer over a table tail while eight writers commit out of order —
@@ -68,7 +69,7 @@ func TestConsumerOverATableWrittenOutOfOrder(t *testing.T) {
 // effectsConsumer follows the events table as one key, inserting each row's
 // id into effects with the cursor, batch rows at a time.
 func effectsConsumer(pool *pgxpool.Pool, batch int) *consumer.Consumer[pgtail.Row[event], int64] {
-	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Poll: 2 * time.Millisecond})
+	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 2 * time.Millisecond})
 	return consumer.MustNew(consumer.Options[pgtail.Row[event], int64]{
 		Name: "events",
 		Keys: func(context.Context, pgx.Tx) ([]string, error) { return []string{"all"}, nil },

@@ -2,7 +2,7 @@
 // over an ordered id column, in id order, that never passes a row whose
 // transaction has not ended.
 //
-//	tail := pgtail.MustNew(pool, pgtail.Options[Order]{Table: "orders", Where: "account_id = $1",
+//	tail := pgtail.MustNew(pool, pgtail.Options[Order]{Table: pg.Relation{Name: "orders"}, Where: "account_id = $1",
 //		Args: func(key string) []any { return []any{key} }})
 //
 //	sync := consumer.MustNew(consumer.Options[pgtail.Row[Order], int64]{

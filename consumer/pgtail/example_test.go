@@ -8,6 +8,7 @@ import (
 
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/consumer/pgtail"
+	"github.com/pipekit/pipe/pg"
 )
 
 type Order struct {
@@ -22,7 +23,7 @@ func Example() {
 	ctx := context.Background()
 	pool, _ := pgxpool.New(ctx, "postgres://localhost/app")
 	tail := pgtail.MustNew(pool, pgtail.Options[Order]{
-		Table: "orders",
+		Table: pg.Relation{Name: "orders"},
 		Where: "account_id = $1",
 		Args:  func(key string) []any { return []any{key} },
 	})

@@ -11,6 +11,8 @@ import (
 
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/pg"
 )
 
 // DefaultPoll is the default of [Options].Poll.
@@ -23,18 +25,18 @@ const LagCap = 1_000_000
 // Options declare a tail of an app table. Each field's comment gives its
 // default.
 type Options[T any] struct {
-	// Schema and Table name the table. Table is required; Schema default:
-	// the search path.
-	Schema string
-	Table  string
+	// Table is the table: pg.Relation{Schema: "sales", Name: "Order
+	// Items"}, or pg.ParseRelation of its SQL spelling. Its Schema defaults
+	// to the search path. Required.
+	Table pg.Relation
 	// ID is the ordered id column: an integer column fed by a sequence
 	// (serial, bigserial or an identity column). Default "id".
 	ID string
-	// Sequence names the sequence feeding ID, schema-qualified if it is not
-	// on the search path. Default: the sequence the column owns. It must
+	// Sequence is the sequence feeding ID, with its schema if it is not on
+	// the search path. Default: the sequence the column owns. It must
 	// count up by a positive increment with a cache of 1 (see the package
 	// documentation).
-	Sequence string
+	Sequence pg.Relation
 	// Columns are the columns each row is scanned from, in order. Default:
 	// every column of the table.
 	Columns []string
@@ -73,8 +75,15 @@ func New[T any](pool *pgxpool.Pool, o Options[T]) (*Tail[T], error) {
 	if pool == nil {
 		faults = append(faults, "the pool is nil")
 	}
-	if strings.TrimSpace(o.Table) == "" {
+	if o.Table.IsZero() {
 		faults = append(faults, "Table is empty")
+	} else if err := o.Table.Check(); err != nil {
+		faults = append(faults, "Table: "+pgcatalog.Fault(err))
+	}
+	if !o.Sequence.IsZero() {
+		if err := o.Sequence.Check(); err != nil {
+			faults = append(faults, "Sequence: "+pgcatalog.Fault(err))
+		}
 	}
 	if o.Poll < 0 {
 		faults = append(faults, "Poll is negative")

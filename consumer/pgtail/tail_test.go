@@ -13,6 +13,7 @@ import (
 	"github.com/pipekit/pipe/consumer/pgtail"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pg"
 )
 
 type event struct {
@@ -56,7 +57,7 @@ func ids(rows []pgtail.Row[event]) []int64 {
 func TestARowCommittedLateIsNotSkipped(t *testing.T) {
 	pool := setup(t)
 	ctx := context.Background()
-	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Poll: 5 * time.Millisecond})
+	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 5 * time.Millisecond})
 	f := open(t, tail, 0)
 
 	late, err := pool.Begin(ctx)
@@ -113,7 +114,7 @@ func TestPagesCursorAndWhere(t *testing.T) {
 	if _, err := pool.Exec(ctx, `insert into events (account, body) select case when i % 2 = 0 then 'even' else 'odd' end, 'b' from generate_series(1, 25) i`); err != nil {
 		t.Fatal(err)
 	}
-	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: "events", Where: "account = $1",
+	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Where: "account = $1",
 		Args: func(key string) []any { return []any{key} }, Poll: 5 * time.Millisecond})
 	f, err := tail.Open(ctx, "even", 4)
 	if err != nil {
@@ -176,13 +177,13 @@ func TestUnfollowableTablesAreRefused(t *testing.T) {
 		name string
 		o    pgtail.Options[struct{}]
 	}{
-		{"missing table", pgtail.Options[struct{}]{Table: "nope"}},
-		{"no sequence", pgtail.Options[struct{}]{Table: "plain"}},
-		{"cached sequence", pgtail.Options[struct{}]{Table: "cached"}},
-		{"counting down", pgtail.Options[struct{}]{Table: "counted_down", Sequence: "down"}},
-		{"text id", pgtail.Options[struct{}]{Table: "texted"}},
-		{"no such id", pgtail.Options[struct{}]{Table: "fine", ID: "nope"}},
-		{"no such column", pgtail.Options[struct{}]{Table: "fine", Columns: []string{"w"}}},
+		{"missing table", pgtail.Options[struct{}]{Table: pg.Relation{Name: "nope"}}},
+		{"no sequence", pgtail.Options[struct{}]{Table: pg.Relation{Name: "plain"}}},
+		{"cached sequence", pgtail.Options[struct{}]{Table: pg.Relation{Name: "cached"}}},
+		{"counting down", pgtail.Options[struct{}]{Table: pg.Relation{Name: "counted_down"}, Sequence: pg.Relation{Name: "down"}}},
+		{"text id", pgtail.Options[struct{}]{Table: pg.Relation{Name: "texted"}}},
+		{"no such id", pgtail.Options[struct{}]{Table: pg.Relation{Name: "fine"}, ID: "nope"}},
+		{"no such column", pgtail.Options[struct{}]{Table: pg.Relation{Name: "fine"}, Columns: []string{"w"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := pgtail.MustNew(pool, tc.o).Open(ctx, "k", 0)
@@ -191,7 +192,7 @@ func TestUnfollowableTablesAreRefused(t *testing.T) {
 			}
 		})
 	}
-	if _, err := pgtail.MustNew(pool, pgtail.Options[struct{}]{Table: "fine", Columns: []string{"v"}}).Open(ctx, "k", 0); err != nil {
+	if _, err := pgtail.MustNew(pool, pgtail.Options[struct{}]{Table: pg.Relation{Name: "fine"}, Columns: []string{"v"}}).Open(ctx, "k", 0); err != nil {
 		t.Fatalf("an identity column: %v", err)
 	}
 	if _, err := pgtail.New[struct{}](pool, pgtail.Options[struct{}]{}); !errors.Is(err, errcode.ConsumerInvalid) {

@@ -16,6 +16,7 @@ import (
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/internal/hostile"
+	"github.com/pipekit/pipe/pg"
 )
 
 // The peak resident memory allowed to a process refusing a bomb: the test
@@ -153,7 +154,7 @@ func importBomb(t *testing.T, b bomb) (measured, int) {
 	if _, err := conn.Exec(ctx, b.ddl); err != nil {
 		t.Fatal(err)
 	}
-	m := importAlone(t, url, importrows.FileImport{Source: path, Table: "bomb", Limits: b.limits}, 3*time.Minute)
+	m := importAlone(t, url, importrows.FileImport{Source: path, Into: pg.Relation{Name: "bomb"}, Limits: b.limits}, 3*time.Minute)
 	var rows int
 	if err := conn.QueryRow(ctx, `select count(*) from bomb`).Scan(&rows); err != nil {
 		t.Fatal(err)

@@ -1,9 +1,8 @@
--- The tables $1 (oids): the name a plan shows (without the schema when the
--- search path finds it), the schema and table names for quoting, what
--- the role running the erase may do to them, and whether it is partitioned.
+-- The tables $1 (oids): whether the search path finds them (a plan then
+-- shows a name without its schema), the schema and table names, what the
+-- role running the erase may do to them, and whether it is partitioned.
 select c.oid::int8,
-       case when pg_table_is_visible(c.oid) then c.relname::text
-            else n.nspname || '.' || c.relname end,
+       pg_table_is_visible(c.oid),
        n.nspname::text,
        c.relname::text,
        has_table_privilege(c.oid, 'SELECT'),

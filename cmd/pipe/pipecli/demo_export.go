@@ -9,12 +9,13 @@ import (
 
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/pg"
 )
 
 // demoExport exports demo_orders to Parquet under dir with pipe.export,
 // worked in this process, and reads the manifest back.
 func (a *app) demoExport(ctx context.Context, pool *pgxpool.Pool, dir string) (*exportrows.Manifest, error) {
-	in := exportrows.TableExport{Table: "demo_orders", To: filepath.Join(dir, "export"), Format: exportrows.Parquet, PageRows: 5000}
+	in := exportrows.TableExport{From: pg.Relation{Name: "demo_orders"}, To: filepath.Join(dir, "export"), Format: exportrows.Parquet, PageRows: 5000}
 	a.say("exporting demo_orders to Parquet under %s…\n", in.To)
 	_, out, err := runHere(ctx, a, pool, exportrows.TableJob(), in, nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/internal/orders"
+	"github.com/pipekit/pipe/pg"
 )
 
 // demoRows is how many orders the demo imports; two more rows are refused
@@ -35,7 +36,7 @@ func (a *app) demoImport(ctx context.Context, pool *pgxpool.Pool) (*importrows.R
 	if _, err := pool.Exec(ctx, demoOrdersDDL); err != nil {
 		return nil, dir, err
 	}
-	in := importrows.FileImport{Source: path, Table: "demo_orders", Key: []string{"id"},
+	in := importrows.FileImport{Source: path, Into: pg.Relation{Name: "demo_orders"}, Key: []string{"id"},
 		Limits: importrows.Limits{PageBytes: 512 << 10}}
 	a.say("importing %s into demo_orders…\n", path)
 	_, out, err := runHere(ctx, a, pool, importrows.TableJob(), in, nil)

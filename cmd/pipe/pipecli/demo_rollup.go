@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/rollup"
 	"github.com/pipekit/pipe/views"
 )
@@ -41,10 +42,10 @@ type demoRollupReport struct {
 // demoRollupJob is the demo's daily rollup of demo_orders.
 func demoRollupJob() (*rollupJob, error) {
 	return rollup.New(rollup.WindowKey, rollup.Options[rollup.Request]{
-		Name: "demo.orders-daily", Into: "demo_orders_daily", Key: []string{"day"},
+		Name: "demo.orders-daily", Into: pg.Relation{Name: "demo_orders_daily"}, Key: []string{"day"},
 		Bucket:   rollup.Bucket{Unit: rollup.Day, Zone: demoZone, Column: "day"},
 		Lookback: 48 * time.Hour,
-		Source: &rollup.Source{Table: "demo_orders", Time: "created_at", Aggregates: []rollup.Aggregate{
+		Source: &rollup.Source{Table: pg.Relation{Name: "demo_orders"}, Time: "created_at", Aggregates: []rollup.Aggregate{
 			{Func: rollup.Count, Into: "orders"}, {Func: rollup.Sum, Column: "total", Into: "revenue"},
 		}},
 	})
@@ -74,7 +75,7 @@ func (a *app) demoRollup(ctx context.Context, pool *pgxpool.Pool) (*demoRollupRe
 		return nil, err
 	}
 	a.say("refreshing the materialized view demo_orders_by_org concurrently…\n")
-	if _, rep.Refresh, err = runHere(ctx, a, pool, views.RefreshJob(), views.Target{View: "demo_orders_by_org", Concurrently: true}, nil); err != nil {
+	if _, rep.Refresh, err = runHere(ctx, a, pool, views.RefreshJob(), views.Target{View: pg.Relation{Name: "demo_orders_by_org"}, Concurrently: true}, nil); err != nil {
 		return nil, err
 	}
 	err = pool.QueryRow(ctx, `select orders from demo_orders_by_org where org_id = '00000000-0000-4000-8000-0000000000de'`).Scan(&rep.OrgAfter)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
 )
 
@@ -23,8 +24,9 @@ func (a *app) exportCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export TABLE --to PREFIX",
 		Short: "Export a table to CSV, NDJSON or Parquet files in object storage",
-		Long: "export enqueues a run of pipe.export that reads TABLE (or schema.table) in keyset pages of\n" +
-			"--page-rows rows, never OFFSET (or, with --order snapshot, in storage order, every page in\n" +
+		Long: "export enqueues a run of pipe.export that reads TABLE (table or schema.table as SQL names\n" +
+			"it: bare names fold to lower case, '\"Sales\".\"Order Items\"' keeps its capitals) in keyset pages\n" +
+			"of --page-rows rows, never OFFSET (or, with --order snapshot, in storage order, every page in\n" +
 			"one snapshot: a point-in-time export at the speed of a sequential scan), each page written as one object\n" +
 			"PREFIX/RUN/part-NNNNN.EXT[.gz|.zst], atomically, then PREFIX/RUN/manifest.json last: no\n" +
 			"manifest means the export is not complete. PREFIX is a bucket URL with a key prefix\n" +
@@ -47,7 +49,7 @@ func (a *app) exportCommand() *cobra.Command {
 	fl.StringVar(&f.format, "format", "csv", "csv, ndjson or parquet")
 	fl.StringVar(&f.compression, "compression", "", "none, gzip or zstd (default none; parquet compresses inside with zstd)")
 	fl.StringSliceVar(&f.columns, "columns", nil, "the columns to export, in order; default all")
-	fl.StringSliceVar(&f.key, "key", nil, "the ordering key; default the table's primary key")
+	fl.StringArrayVar(&f.key, "key", nil, "the ordering key, as SQL names its columns; default the table's primary key")
 	fl.StringVar(&f.order, "order", "key", "key (keyset pages in key order) or snapshot (storage order, one snapshot: a point-in-time export)")
 	fl.StringVar(&f.where, "where", "", "an SQL filter on the table's rows")
 	fl.IntVar(&f.pageRows, "page-rows", 0, "rows per page and object (default 100000)")
@@ -69,8 +71,15 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 	if f.pageRows < 0 || f.pageRows > exportrows.MaxPageRows {
 		return exportrows.TableExport{}, usageError(c, "--page-rows is not from 0 (the default) to %d", exportrows.MaxPageRows)
 	}
-	schema, name := splitTable(table)
-	in := exportrows.TableExport{Schema: schema, Table: name, Columns: f.columns, Key: f.key, Where: f.where,
+	from, err := relationArg(errcode.ExportSourceInvalid, "export", "TABLE", table)
+	if err != nil {
+		return exportrows.TableExport{}, err
+	}
+	key, err := namesArg(errcode.ExportSourceInvalid, "export", "--key", f.key)
+	if err != nil {
+		return exportrows.TableExport{}, err
+	}
+	in := exportrows.TableExport{From: from, Columns: f.columns, Key: key, Where: f.where,
 		To: to, Format: exportrows.Format(f.format), Compression: f.compression, PageRows: f.pageRows,
 		Order: exportrows.Order(f.order)}
 	return in, in.Check()

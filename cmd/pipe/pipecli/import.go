@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows"
 )
 
@@ -26,7 +27,8 @@ func (a *app) importCommand() *cobra.Command {
 		Use:   "import SOURCE --into TABLE",
 		Short: "Import a CSV, NDJSON or Parquet file into a table",
 		Long: "import enqueues a run of pipe.import that reads SOURCE (s3://, gs://, azblob://, file://,\n" +
-			"mem:// or a local path) a page at a time into TABLE: COPY into a staging table and an upsert\n" +
+			"mem:// or a local path) a page at a time into TABLE (table or schema.table as SQL names it:\n" +
+			"bare names fold to lower case, '\"Sales\".\"Order Items\"' keeps its capitals): COPY into a staging table and an upsert\n" +
 			"on --key (plain insert without), each page committed with its checkpoint, so a killed run\n" +
 			"resumes at its last page and writes no row twice. Refused rows go to an NDJSON report\n" +
 			"(--errors, default beside the source as KEY.errors/RUN/errors-NNNNN.ndjson), never with\n" +
@@ -44,8 +46,8 @@ func (a *app) importCommand() *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.into, "into", "", "the table to import into, as table or schema.table (required)")
-	fl.StringSliceVar(&f.key, "key", nil, "upsert on these columns (a unique index must cover exactly them); default plain insert")
+	fl.StringVar(&f.into, "into", "", `the table to import into, as SQL names it: table, schema.table, '"Sales"."Order Items"' (required)`)
+	fl.StringArrayVar(&f.key, "key", nil, "upsert on these columns, as SQL names them (a unique index must cover exactly them); default plain insert")
 	fl.StringVar(&f.format, "format", "", "csv, ndjson or parquet; default from the file's extension")
 	fl.StringSliceVar(&f.columns, "columns", nil, "the columns the file must hold; default the file's own, checked against the table")
 	fl.StringVar(&f.encoding, "encoding", "", "utf-8 (default), utf-16, utf-16le, utf-16be, latin-1 or windows-1252")
@@ -74,10 +76,17 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 		}
 		source = abs
 	}
-	schema, table := splitTable(f.into)
+	into, err := relationArg(errcode.ImportTableInvalid, "import", "--into", f.into)
+	if err != nil {
+		return importrows.FileImport{}, err
+	}
+	key, err := namesArg(errcode.ImportTableInvalid, "import", "--key", f.key)
+	if err != nil {
+		return importrows.FileImport{}, err
+	}
 	mre := f.maxRowErrors
 	in := importrows.FileImport{
-		Source: source, Schema: schema, Table: table, Key: f.key, Columns: f.columns,
+		Source: source, Into: into, Key: key, Columns: f.columns,
 		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
 		Delimiter: f.delimiter, Errors: f.errors,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
@@ -89,14 +98,6 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 		return in, usageError(c, "--page-bytes is not from %d (64 KiB) to %d (1 GiB)", importrows.MinPageBytes, importrows.MaxPageBytes)
 	}
 	return in, in.Check()
-}
-
-// splitTable splits schema.table; a name without a dot is in the search path.
-func splitTable(s string) (schema, table string) {
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return s[:i], s[i+1:]
-	}
-	return "", s
 }
 
 func (a *app) runImport(c *cobra.Command, in importrows.FileImport, wait bool) error {

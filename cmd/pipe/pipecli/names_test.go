@@ -31,3 +31,36 @@ func TestLongNamesAreRefused(t *testing.T) {
 		t.Fatalf("the table the cut name names holds %d rows (%v)", n, err)
 	}
 }
+
+// TABLE, --into, VIEW and --key are read as SQL writes names: "Order
+// Items" in schema Sales is imported into, exported and its view
+// refreshed; a bare name is folded to lower case, so Sales.Order_Items
+// names sales.order_items; a name SQL would not read is the command's code.
+func TestNamesAreReadAsSQLWritesThem(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, `create schema "Sales"; create schema sales;
+		create table "Sales"."Order Items" ("Order Id" int primary key, "Line Note" text);
+		create table sales.order_items (id int primary key);
+		create materialized view "Sales"."Notes" as select "Order Id", "Line Note" from "Sales"."Order Items";
+		create unique index on "Sales"."Notes" ("Order Id")`)
+	path := writeFile(t, "items.csv", "Order Id,Line Note\n1,one\n2,two\n1,uno\n")
+	wantOK(t, b.pipe(t, "import", path, "--into", `"Sales"."Order Items"`, "--key", `"Order Id"`, "--wait"))
+	wantOK(t, b.pipe(t, "import", writeFile(t, "ids.csv", "id\n7\n"), "--into", "Sales.Order_Items", "--key", "ID", "--wait"))
+	var n int
+	if err := b.pool.QueryRow(t.Context(), `select (select count(*) from "Sales"."Order Items" where "Line Note" <> 'one') +
+		(select count(*) from sales.order_items)`).Scan(&n); err != nil || n != 3 {
+		t.Fatalf("%d rows, %v", n, err)
+	}
+	r := b.pipe(t, "export", `"Sales"."Order Items"`, "--key", `"Order Id"`, "--to", t.TempDir(), "--wait", "--json")
+	wantOK(t, r)
+	if !strings.Contains(r.stdout, `"rows": 2`) {
+		t.Fatalf("export: %s", r.stdout)
+	}
+	wantOK(t, b.pipe(t, "views", "refresh", `"Sales"."Notes"`, "--concurrently", "--wait"))
+	wantError(t, b.pipe(t, "import", path, "--into", `Sales."Order Items"`, "--wait"), 1, "X_IMPORT_TABLE_INVALID") // sales."Order Items"
+	wantError(t, b.pipe(t, "import", path, "--into", "Sales.Order Items"), 1, "X_IMPORT_TABLE_INVALID")
+	wantError(t, b.pipe(t, "import", path, "--into", "t", "--key", "Order Id"), 1, "X_IMPORT_TABLE_INVALID")
+	wantError(t, b.pipe(t, "export", "a.b.c", "--to", t.TempDir()), 1, "X_EXPORT_SOURCE_INVALID")
+	wantError(t, b.pipe(t, "views", "refresh", `"`), 1, "X_JOB_REFRESH_VIEW_INVALID")
+}

@@ -1,4 +1,4 @@
--- A sequence's oid, increment and cache, by its quoted name.
-select s.seqrelid, s.seqincrement, s.seqcache
+-- A sequence's increment and cache, by its oid ($1).
+select s.seqincrement, s.seqcache
   from pg_sequence s
- where s.seqrelid = to_regclass($1)
+ where s.seqrelid = $1

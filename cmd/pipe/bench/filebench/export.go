@@ -14,6 +14,7 @@ import (
 
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/internal/orders"
+	"github.com/pipekit/pipe/pg"
 )
 
 // The export figures' table, its own so that the import figures can run
@@ -187,7 +188,7 @@ func copyTo(ctx context.Context, pool *pgxpool.Pool, path string) (float64, erro
 // other than the table's rows is an error, not a figure.
 func runExport(ctx context.Context, url, dir string, format exportrows.Format, order exportrows.Order, pageRows int, want int64) (*helperReport, error) {
 	to := filepath.Join(dir, string(format)+"-"+string(order))
-	in := exportrows.TableExport{Table: exportTable, To: to, Format: format, Order: order, PageRows: pageRows}
+	in := exportrows.TableExport{From: pg.Relation{Name: exportTable}, To: to, Format: format, Order: order, PageRows: pageRows}
 	r, err := runHelper(ctx, url, exportrows.TableJobName, in)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/internal/orders"
+	"github.com/pipekit/pipe/pg"
 )
 
 // Options configure [Run]. Each field's comment gives its default.
@@ -116,7 +117,7 @@ func measureImport(ctx context.Context, pool *pgxpool.Pool, url, path string, o 
 	if _, err := pool.Exec(ctx, tableDDL); err != nil {
 		return err
 	}
-	in := importrows.FileImport{Source: path, Table: table, Key: []string{"id"},
+	in := importrows.FileImport{Source: path, Into: pg.Relation{Name: table}, Key: []string{"id"},
 		Errors: filepath.Join(filepath.Dir(path), "errors"), Limits: importrows.Limits{PageBytes: o.PageBytes}}
 	r, err := runHelper(ctx, url, importrows.TableJobName, in)
 	if err != nil {

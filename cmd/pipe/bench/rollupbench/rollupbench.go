@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/rollup"
 )
@@ -173,9 +174,9 @@ func newBench(pool *pgxpool.Pool, o Options, rows int64) (*bench, error) {
 	b := &bench{pool: pool, o: o, rows: rows, fig: Figure{TableRows: rows},
 		src: fmt.Sprintf("pipe_bench_rollup_src_%d", rows), target: fmt.Sprintf("pipe_bench_rollup_daily_%d", rows)}
 	b.opts = rollup.Options[rollup.Request]{
-		Name: fmt.Sprintf("%s%d", jobPrefix, rows), Into: b.target, Key: []string{"org_id", "day"}, Lookback: o.Lookback,
+		Name: fmt.Sprintf("%s%d", jobPrefix, rows), Into: pg.Relation{Name: b.target}, Key: []string{"org_id", "day"}, Lookback: o.Lookback,
 		Bucket: rollup.Bucket{Unit: rollup.Day, Zone: o.Zone, Column: "day"},
-		Source: &rollup.Source{Table: b.src, Time: "created_at", GroupBy: []string{"org_id"}, Aggregates: []rollup.Aggregate{
+		Source: &rollup.Source{Table: pg.Relation{Name: b.src}, Time: "created_at", GroupBy: []string{"org_id"}, Aggregates: []rollup.Aggregate{
 			{Func: rollup.Count, Into: "orders"}, {Func: rollup.Sum, Column: "amount", Into: "revenue"},
 		}},
 		Job: pipeline.JobOptions[rollup.Request, rollup.Result]{Queue: jobPrefix + "queue", Retry: &pipeline.Retry{Attempts: 1}},

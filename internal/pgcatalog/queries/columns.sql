@@ -1,12 +1,15 @@
--- The columns of the tables $1 (oids), in column order: the type with its
--- modifiers and without, NOT NULL, whether the column has a default, is an
--- identity or generated column, the type's category (S string, U user,
--- A array, ...) and kind (b base, d domain, e enum), a domain's base type,
--- an array's element type, and the type's oid.
+-- The columns of the relations $1 (oids), in column order: the type with
+-- its modifiers and without, its oid, NOT NULL, whether the column has a
+-- default (a generated column has its expression there), is an identity or
+-- generated column, the type's category (S string, U user, A array, ...)
+-- and kind (b base, d domain, e enum), a domain's base type with its
+-- modifiers, an array's element type, and the oid of the type a value is
+-- (a domain's base type's).
 select a.attrelid::int8,
        a.attname::text,
        format_type(a.atttypid, a.atttypmod),
        format_type(a.atttypid, null),
+       a.atttypid::int8,
        a.attnotnull,
        a.atthasdef,
        a.attidentity <> '',

@@ -1,6 +1,7 @@
 -- The column sets of the relation's unique, non-partial, plain-column
--- indexes, each sorted: an upsert's conflict target must be one of them.
--- $1 is the relation's oid.
+-- indexes, each sorted: an upsert's conflict target must be one of them,
+-- an ordering key holds one, REFRESH ... CONCURRENTLY needs one. $1 is the
+-- relation's oid.
 select array(select a.attname::text
                from pg_attribute a
               where a.attrelid = i.indrelid and a.attnum = any(i.indkey)
