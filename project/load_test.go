@@ -16,7 +16,7 @@ import (
 
 func compiledSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(project.SchemaJSON))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(project.SchemaJSON()))
 	if err != nil {
 		t.Fatal(err)
 	}

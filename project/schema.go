@@ -1,6 +1,7 @@
 package project
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"reflect"
@@ -8,12 +9,14 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// SchemaJSON is pipe.schema.json, the JSON Schema of a project file,
+// SchemaJSON answers pipe.schema.json, the JSON Schema of a project file,
 // generated from [File] and its field comments; a test keeps the two in
-// agreement. Point an editor at it with "$schema" in pipe.json.
-//
+// agreement. Point an editor at it with "$schema" in pipe.json. The answer
+// is a copy.
+func SchemaJSON() []byte { return bytes.Clone(schemaJSON) }
+
 //go:embed pipe.schema.json
-var SchemaJSON []byte
+var schemaJSON []byte
 
 // SchemaID is the schema's $id.
 const SchemaID = "https://github.com/pipekit/pipe/project/pipe.schema.json"

@@ -19,11 +19,11 @@ const (
 	Year    Unit = "year"
 )
 
-// Units lists every unit, shortest first.
-var Units = []Unit{Minute, Hour, Day, Week, Month, Quarter, Year}
+// Units answers every unit, shortest first.
+func Units() []Unit { return []Unit{Minute, Hour, Day, Week, Month, Quarter, Year} }
 
 // Valid reports whether u is one of [Units].
-func (u Unit) Valid() bool { return slices.Contains(Units, u) }
+func (u Unit) Valid() bool { return slices.Contains(Units(), u) }
 
 // Start answers the first instant of the u-bucket that holds t, with
 // buckets read in loc. It is the Go form of the SQL function

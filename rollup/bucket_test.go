@@ -28,7 +28,7 @@ func TestGoAndSQLBucketsAgree(t *testing.T) {
 	instants := sampleInstants()
 	for _, zone := range agreementZones {
 		loc := mustZone(t, zone)
-		for _, u := range rollup.Units {
+		for _, u := range rollup.Units() {
 			rows, err := tx.Query(ctx, `select pipe.bucket_start($1, ts, $2) from unnest($3::timestamptz[]) with ordinality as u(ts, n) order by n`,
 				string(u), zone, instants)
 			if err != nil {
@@ -61,7 +61,7 @@ func TestGoAndSQLBucketsAgree(t *testing.T) {
 func TestStartAndNextBracketTheInstant(t *testing.T) {
 	for _, zone := range agreementZones {
 		loc := mustZone(t, zone)
-		for _, u := range rollup.Units {
+		for _, u := range rollup.Units() {
 			if zone == "Australia/Lord_Howe" && u == rollup.Hour {
 				continue
 			}

@@ -120,7 +120,7 @@ func (f *faults) source(s Source, key []string, bucketCol string) pg.Relation {
 	into := map[string]bool{}
 	for i, a := range s.Aggregates {
 		at := fmt.Sprintf("Source.Aggregates[%d]", i)
-		f.add(!slices.Contains(Funcs, a.Func), fmt.Sprintf("%s.Func %q is not count, sum, min, max or avg", at, string(a.Func)))
+		f.add(!slices.Contains(Funcs(), a.Func), fmt.Sprintf("%s.Func %q is not count, sum, min, max or avg", at, string(a.Func)))
 		f.add(a.Column == "" && a.Func != Count && a.Func != "", at+".Column is empty: only count counts rows")
 		f.add(strings.TrimSpace(a.Into) == "", at+".Into is empty: name the target column")
 		f.add(a.Into != "" && into[a.Into], at+".Into "+a.Into+" is written twice")

@@ -97,8 +97,8 @@ const (
 	Avg   Func = "avg"
 )
 
-// Funcs lists every aggregate function.
-var Funcs = []Func{Count, Sum, Min, Max, Avg}
+// Funcs answers every aggregate function.
+func Funcs() []Func { return []Func{Count, Sum, Min, Max, Avg} }
 
 // Aggregate is one value of the SQL source.
 type Aggregate struct {

@@ -15,8 +15,8 @@
 //		Tables: map[string]subject.Treatment{
 //			"members":  subject.Anonymize(map[string]any{"email": subject.SQL("'erased-' || id || '@example.invalid'"), "name": ""}),
 //			"posts":    subject.Retain("published work belongs to the org"),
-//			"comments": subject.Delete,
-//			"likes":    subject.Delete,
+//			"comments": subject.Delete(),
+//			"likes":    subject.Delete(),
 //		},
 //		Columns: map[string][]string{"audit_copies": {"member_id"}},
 //		Objects: []subject.Objects{{Name: "avatars", Bucket: "s3://avatars", Prefix: "members/{id}/"}},

@@ -45,8 +45,8 @@ var memberSubject = subject.Declaration{
 	Tables: map[string]subject.Treatment{
 		"members":  subject.Anonymize(map[string]any{"email": subject.SQL("'erased-' || id || '@example.invalid'"), "name": ""}),
 		"posts":    subject.Retain("published work belongs to the org"),
-		"comments": subject.Delete,
-		"likes":    subject.Delete,
+		"comments": subject.Delete(),
+		"likes":    subject.Delete(),
 	},
 }
 

@@ -12,7 +12,7 @@ import (
 // A page size is checked against its range in a declaration and in the
 // stock jobs' input.
 func TestPageRowsOutOfRangeAreRefused(t *testing.T) {
-	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete}}
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete()}}
 	for _, n := range []int{-1, subject.MaxPageRows + 1, math.MaxInt} {
 		_, err := subject.NewErase(subject.EraseOptions[eraseIn]{Name: "e", Subject: d, PageRows: n,
 			Person: func(in eraseIn) subject.Key { return subject.Key{in.Member} }})

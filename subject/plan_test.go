@@ -24,10 +24,10 @@ func forum() subject.Declaration {
 	return subject.Declaration{
 		Root: "members",
 		Tables: map[string]subject.Treatment{
-			"members":  subject.Delete,
+			"members":  subject.Delete(),
 			"posts":    subject.Retain("published work belongs to the forum"),
-			"comments": subject.Delete,
-			"likes":    subject.Delete,
+			"comments": subject.Delete(),
+			"likes":    subject.Delete(),
 		},
 	}
 }

@@ -51,7 +51,7 @@ func TestProofSeedsOneToOneTablesAndTakesValues(t *testing.T) {
 		create table profiles (member_id int primary key references members, about text);
 		create table settings (id int generated always as identity primary key, member_id int not null unique references members, theme text);`)
 	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{
-		"members": subject.Delete, "profiles": subject.Delete, "settings": subject.Delete}}
+		"members": subject.Delete(), "profiles": subject.Delete(), "settings": subject.Delete()}}
 	_, err := subject.Proof(context.Background(), pool, d)
 	if e, ok := errcode.As(err); !ok || e.Code != errcode.SubjectProofUnseedable || !contains(e.Message, "members_handle_check") {
 		t.Fatalf("proof: %v; want X_SUBJECT_PROOF_UNSEEDABLE naming members_handle_check", err)

@@ -18,7 +18,7 @@ func TestEraseRefusedByATriggerQuotesNoValue(t *testing.T) {
 		create function refuse() returns trigger language plpgsql as $$
 		begin raise exception 'refusing to erase %', old.email; end $$;
 		create trigger refuse before delete on members for each row execute function refuse()`)
-	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete}}
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete()}}
 	run, _ := fixtures.Run(t, pool, eraseJob(d, 10), eraseIn{Member: 1})
 	if run.State != "dead" || run.LastError == nil || !strings.Contains(run.LastError.Message, "SQLSTATE P0001") {
 		t.Fatalf("%s: %+v", run.State, run.LastError)

@@ -19,7 +19,7 @@ func TestDeclaredNamesAreReadAsSQLWritesThem(t *testing.T) {
 		insert into sales.members values (1), (2);
 		insert into "Sales"."Order Items" values (10, 1), (11, 1), (20, 2);`)
 	d := subject.Declaration{Root: "Sales.Members", Tables: map[string]subject.Treatment{
-		"SALES.members": subject.Delete, `"Sales"."Order Items"`: subject.Delete}}
+		"SALES.members": subject.Delete(), `"Sales"."Order Items"`: subject.Delete()}}
 	p := plan(t, pool, d)
 	if got := order(p); len(got) != 2 || got[0] != `"Sales"."Order Items"` || got[1] != "sales.members" {
 		t.Fatalf("order %q; want the names as a declaration writes them", got)
@@ -32,7 +32,7 @@ func TestDeclaredNamesAreReadAsSQLWritesThem(t *testing.T) {
 		t.Fatalf("%d items left; want the bystander's one", n)
 	}
 	refused(t, pool, subject.Declaration{Root: "sales.members", Tables: map[string]subject.Treatment{
-		"sales.members": subject.Delete, `"Sales"."Order Items"`: subject.Delete,
-		"Sales.Order Items": subject.Delete, `"sales"."Order Items"`: subject.Delete}},
+		"sales.members": subject.Delete(), `"Sales"."Order Items"`: subject.Delete(),
+		"Sales.Order Items": subject.Delete(), `"sales"."Order Items"`: subject.Delete()}},
 		errcode.SubjectTreatmentInvalid, "table Sales.Order Items: the relation name does not parse", `table "sales"."Order Items" does not exist`)
 }

@@ -29,8 +29,8 @@ type Treatment struct {
 	retain bool // set by [Retain] and by JSON: a blank reason is a fault, not no treatment
 }
 
-// Delete is the treatment that deletes the person's rows.
-var Delete = Treatment{Delete: true}
+// Delete answers the treatment that deletes the person's rows.
+func Delete() Treatment { return Treatment{Delete: true} }
 
 // Anonymize answers the treatment that replaces the person's values of
 // the named columns.

@@ -58,7 +58,7 @@ func TestValidationNamesEveryFault(t *testing.T) {
 func TestKeptRowsUnderADeletedParent(t *testing.T) {
 	pool := setup(t, shopDDL)
 	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{
-		"members": subject.Delete, "orders": subject.Retain("tax law: 10 years")}}
+		"members": subject.Delete(), "orders": subject.Retain("tax law: 10 years")}}
 	refused(t, pool, d, errcode.SubjectTreatmentInvalid,
 		"delete on members is blocked: kept rows of orders reference it by orders(member_id) ON DELETE NO ACTION")
 	exec(t, pool, `alter table orders drop constraint orders_member_id_fkey,
@@ -90,7 +90,7 @@ func TestRetainedParentStopsTheWalk(t *testing.T) {
 		create table post_likes (post_id int not null references posts, liker int not null, primary key (post_id, liker));
 		create index on posts (author_id);`)
 	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{
-		"members": subject.Delete, "posts": subject.Retain("the forum's"), "post_likes": subject.Delete}}
+		"members": subject.Delete(), "posts": subject.Retain("the forum's"), "post_likes": subject.Delete()}}
 	p := plan(t, pool, d)
 	if p.Table("post_likes") != nil || len(p.Notes) != 1 {
 		t.Fatalf("post_likes reached through a retained table: %v, notes %v", order(p), p.Notes)

@@ -24,7 +24,7 @@ func TestDiamondTwoPathsToOneTable(t *testing.T) {
 		insert into posts values (10, 1), (20, 2);
 		insert into likes values (1, 1, 10), (2, 1, 20), (3, 2, 10), (4, 2, 20);`)
 	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{
-		"members": subject.Delete, "posts": subject.Delete, "likes": subject.Delete}}
+		"members": subject.Delete(), "posts": subject.Delete(), "likes": subject.Delete()}}
 	p := plan(t, pool, d)
 	if got := order(p); !slices.Equal(got, []string{"likes", "posts", "members"}) {
 		t.Fatalf("order %v", got)
@@ -56,7 +56,7 @@ func TestSelfReferenceRepliesAreReleased(t *testing.T) {
 		create index on comments (author_id); create index on comments (reply_to);
 		insert into members values (1), (2);
 		insert into comments values (1, 1, null, 'a'), (2, 2, 1, 'reply by 2'), (3, 1, 2, 'reply by 1'), (4, 2, 3, 'deep');`)
-	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete, "comments": subject.Delete}}
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete(), "comments": subject.Delete()}}
 	p := plan(t, pool, d)
 	if len(p.Clears) != 1 || p.Clears[0].Table != "comments" || p.Clears[0].Columns[0] != "reply_to" {
 		t.Fatalf("clears %+v; want comments(reply_to)", p.Clears)
@@ -86,7 +86,7 @@ func TestCompositeForeignKey(t *testing.T) {
 		create index on documents (org_id, owner_id);
 		insert into members values (1, 1, 'a'), (1, 2, 'b'), (2, 1, 'c');
 		insert into documents values (1, 1, 1, 'x'), (2, 1, 2, 'y'), (3, 2, 1, 'z');`)
-	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete, "documents": subject.Delete}}
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete(), "documents": subject.Delete()}}
 	if p := plan(t, pool, d); !slices.Equal(p.Key, []string{"org_id", "member_id"}) || len(p.Unindexed) != 0 {
 		t.Fatalf("key %v, unindexed %v", p.Key, p.Unindexed)
 	}
@@ -116,7 +116,7 @@ const loopDDL = `
 
 func loopDecl() subject.Declaration {
 	return subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{
-		"members": subject.Delete, "teams": subject.Delete, "seats": subject.Delete}}
+		"members": subject.Delete(), "teams": subject.Delete(), "seats": subject.Delete()}}
 }
 
 // teams and seats reference each other and both are deleted: the nullable
@@ -165,13 +165,13 @@ func TestTableWithoutForeignKeyIsFoundOnlyWhenDeclared(t *testing.T) {
 		create index on audit_copies (member_ref);
 		insert into members values (1), (2);
 		insert into audit_copies values (1, 1, 'x'), (2, 2, 'y'), (3, 1, 'z');`)
-	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete}}
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete()}}
 	if p := plan(t, pool, d); len(p.Tables) != 1 {
 		t.Fatalf("without columns the walk reached %v", order(p))
 	}
 	d.Columns = map[string][]string{"audit_copies": {"member_ref"}}
 	refused(t, pool, d, errcode.SubjectTableUndeclared, "audit_copies (reached by members <- audit_copies(member_ref) [columns])")
-	d.Tables["audit_copies"] = subject.Delete
+	d.Tables["audit_copies"] = subject.Delete()
 	d2, _ := fixtures.Run(t, pool, eraseJob(d, 1), eraseIn{Member: 1})
 	if d2.State != "done" {
 		t.Fatalf("%s %+v", d2.State, d2.LastError)
@@ -202,7 +202,7 @@ func TestPartitionedTable(t *testing.T) {
 		create index on events (member_id);
 		insert into members values (1), (2);
 		insert into events values (1, 1, '2025-05-01'), (2, 1, '2026-05-01'), (3, 2, '2026-06-01');`)
-	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete, "events": subject.Delete}}
+	d := subject.Declaration{Root: "members", Tables: map[string]subject.Treatment{"members": subject.Delete(), "events": subject.Delete()}}
 	if got := order(plan(t, pool, d)); !slices.Equal(got, []string{"events", "members"}) {
 		t.Fatalf("order %v", got)
 	}
@@ -214,6 +214,6 @@ func TestPartitionedTable(t *testing.T) {
 	}
 	exec(t, pool, `create table clicks (member_id int references members, at date not null) partition by range (at);
 		create table clicks_all partition of clicks default;`)
-	d.Tables["clicks"] = subject.Delete
+	d.Tables["clicks"] = subject.Delete()
 	refused(t, pool, d, errcode.SubjectTreatmentInvalid, "table clicks is partitioned and has no primary key")
 }

@@ -40,9 +40,9 @@ func demoSubjectDeclaration() subject.Declaration {
 		Tables: map[string]subject.Treatment{
 			"demo_members":  subject.Anonymize(map[string]any{"email": subject.SQL("'erased-' || id || '@example.invalid'"), "name": "", "bio": nil}),
 			"demo_posts":    subject.Retain("published posts belong to the forum"),
-			"demo_comments": subject.Delete,
-			"demo_likes":    subject.Delete,
-			"demo_audit":    subject.Delete,
+			"demo_comments": subject.Delete(),
+			"demo_likes":    subject.Delete(),
+			"demo_audit":    subject.Delete(),
 		},
 		Columns: map[string][]string{"demo_audit": {"member_ref"}},
 		Sealed:  map[string][]string{"demo_members": {"email"}},

@@ -94,7 +94,7 @@ func Declaration() subject.Declaration {
 			d.Tables[Schema+"."+t] = subject.Anonymize(map[string]any{"member_id": nil, "shipping_name": ""})
 		case "order_items", "payments":
 		default:
-			d.Tables[Schema+"."+t] = subject.Delete
+			d.Tables[Schema+"."+t] = subject.Delete()
 		}
 	}
 	return d
