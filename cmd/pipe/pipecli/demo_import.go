@@ -18,7 +18,9 @@ import (
 // on purpose.
 const demoRows = 20_000
 
-const demoOrdersDDL = `drop table if exists demo_orders;
+// demoOrdersDDL drops what an earlier demo left (the demo's materialized
+// view over demo_orders goes with the table) and makes the table again.
+const demoOrdersDDL = `drop table if exists demo_orders cascade;
 create table demo_orders(id uuid primary key, org_id uuid not null, total bigint not null, note text, created_at timestamptz not null)`
 
 // demoImport writes an orders CSV with two bad rows into a directory of its

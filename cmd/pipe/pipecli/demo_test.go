@@ -84,3 +84,13 @@ func TestDemoTextShowsJournalAndSteps(t *testing.T) {
 		t.Fatalf("the journal lacks the failed attempt:\n%s", r.stdout)
 	}
 }
+
+// The README's first command runs any number of times: a second demo on the
+// same database (its tables, views and runs there from the first) ends done.
+func TestDemoRunsTwice(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for range 2 {
+		wantOK(t, b.pipe(t, "demo", "--json"))
+	}
+}
