@@ -21,7 +21,7 @@ func secureHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", contentPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin") // no-referrer would make a form post's Origin "null"
 	h.Set("Cache-Control", "no-store")
 }
 

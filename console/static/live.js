@@ -7,6 +7,7 @@
   var main = document.querySelector("main[data-live]");
   if (!main || !window.fetch) { return; }
   var every = parseInt(main.getAttribute("data-live"), 10) || 2000;
+  var last = null;
   function busy() {
     var a = document.activeElement;
     return document.hidden || (a && a !== document.body && main.contains(a) && a.tagName !== "A" && a.tagName !== "BUTTON");
@@ -16,7 +17,11 @@
     var url = location.pathname + location.search.replace(/([?&])done=[^&]*&?/, "$1");
     fetch(url, { headers: { "X-Console-Fragment": "1" }, credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) { if (html !== null && !busy()) { main.innerHTML = html; } })
+      .then(function (html) {
+        // Only a change is put in place, so a page at rest keeps its nodes
+        // (and a click on them) between refreshes.
+        if (html !== null && !busy() && html !== last) { last = html; main.innerHTML = html; }
+      })
       .catch(function () {})
       .then(function () { setTimeout(refresh, every); });
   }
