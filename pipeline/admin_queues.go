@@ -52,8 +52,10 @@ func (a *Admin) PausedQueues(ctx context.Context) ([]string, error) {
 	return out, adminErr("paused queues", err)
 }
 
-// Queues answers every queue that holds a job or a pause, with its depth
-// per state.
+// Queues answers every queue that holds a run not done or cancelled, or a
+// pause, with its depth per state. It reads an index of the runs that are
+// not done, so its cost follows the open runs, not the done ones a busy
+// table keeps until maintenance purges them.
 func (a *Admin) Queues(ctx context.Context) ([]QueueStats, error) {
 	rows, err := a.db.Query(ctx, sqlQueueStats)
 	if err != nil {

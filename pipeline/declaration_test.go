@@ -43,6 +43,25 @@ func TestDeclarationDefaults(t *testing.T) {
 	if !strings.Contains(string(m.Input), `"k"`) {
 		t.Fatalf("input schema lacks the field: %s", m.Input)
 	}
+	if !m.Idempotent || m.Steps == nil || len(m.Steps) != 0 || m.EventPollMs != pipeline.DefaultEventPoll.Milliseconds() {
+		t.Fatalf("manifest idempotent %v steps %v event poll %d", m.Idempotent, m.Steps, m.EventPollMs)
+	}
+}
+
+func TestRegistryManifestsIsEveryJobsOwnRowByName(t *testing.T) {
+	b := pipeline.MustJob("b-job", keyK, noop, pipeline.JobOptions[noInput, struct{}]{EventPoll: 2 * time.Second, Queue: "slow"})
+	a := pipeline.MustJob("a-job", keyK, noop)
+	reg, err := pipeline.NewRegistry(b, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := reg.Manifests()
+	if len(rows) != 2 || rows[0].Name != "a-job" || rows[1].Name != "b-job" {
+		t.Fatalf("manifests %+v", rows)
+	}
+	if rows[1].Queue != "slow" || rows[1].EventPollMs != 2000 {
+		t.Fatalf("b-job's row %+v is not its own Describe", rows[1])
+	}
 }
 
 func TestRegistryRefusesDuplicateNames(t *testing.T) {

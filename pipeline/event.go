@@ -78,11 +78,7 @@ func matchJSON(step string, match any) (json.RawMessage, error) {
 
 // nextLook is when a waiting run looks again: its deadline or the poll.
 func (rs *runState) nextLook(ws waitState) time.Time {
-	poll := rs.spec.eventPoll
-	if poll <= 0 {
-		poll = DefaultEventPoll
-	}
-	return minTime(ws.Deadline, rs.claimNow().Add(poll))
+	return minTime(ws.Deadline, rs.claimNow().Add(rs.spec.resolvedEventPoll()))
 }
 
 func minTime(a, b time.Time) time.Time {

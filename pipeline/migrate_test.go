@@ -20,6 +20,25 @@ import (
 // recorded checksums — the migrations table as first released, each file up
 // to 0012 applied and its version recorded — taking the files of
 // replaced (0001 and 0007 as first released) where given.
+// versionsFrom answers the versions of the shipped migrations from v on:
+// what a database migrated before v applies when it upgrades.
+func versionsFrom(t *testing.T, v int) []int {
+	t.Helper()
+	files, err := filepath.Glob("migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, f := range files {
+		num, _, _ := strings.Cut(filepath.Base(f), "_")
+		if n, err := strconv.Atoi(num); err == nil && n >= v {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 func migrateAsBefore(t *testing.T, pool *pgxpool.Pool, replaced map[string]string) {
 	t.Helper()
 	ctx := context.Background()
@@ -126,7 +145,7 @@ func TestMigrateUpgradesADatabaseMigratedBeforeChecksums(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := []int{13, 14, 15}; !slices.Equal(applied, want) {
+			if want := versionsFrom(t, 13); !slices.Equal(applied, want) {
 				t.Fatalf("applied %v; want %v", applied, want)
 			}
 			if got, want := schemaOf(t, old), schemaOf(t, fresh); !slices.Equal(got, want) {

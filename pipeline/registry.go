@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"time"
 
 	"github.com/pipekit/pipe/errcode"
 )
@@ -65,6 +66,16 @@ func (r *Registry) Names() []string {
 	return out
 }
 
+// Manifests answers every registered job's manifest row, sorted by name:
+// the one list `pipe jobs manifest` and the MCP tools read.
+func (r *Registry) Manifests() []Manifest {
+	out := make([]Manifest, 0, len(r.jobs))
+	for _, n := range r.Names() {
+		out = append(out, r.jobs[n].Describe())
+	}
+	return out
+}
+
 // Queues answers the queues the registered jobs run in, sorted.
 func (r *Registry) Queues() []string {
 	seen := map[string]bool{}
@@ -81,13 +92,22 @@ func (r *Registry) Queues() []string {
 
 // Manifest is the manifest row of a job: never a key, since keys are
 // computed from inputs, which are app data.
+//
+// Steps is empty by design: a body names its steps as it runs, so the steps
+// a run recorded come from the run (`pipe jobs show`), not the declaration.
+// Idempotent is true for every job, since each declares an idempotency key.
+// EventPollMs is how often a run waiting in WaitForEvent looks, resolved
+// (the default when the declaration left it out).
 type Manifest struct {
 	Name        string               `json:"name"`
 	Queue       string               `json:"queue"`
 	Input       json.RawMessage      `json:"input"`
 	Retry       RetryManifest        `json:"retry"`
+	Steps       []string             `json:"steps"`
+	Idempotent  bool                 `json:"idempotent"`
 	TimeoutMs   int64                `json:"timeoutMs,omitempty"`
 	StepTimeout int64                `json:"stepTimeoutMs,omitempty"`
+	EventPollMs int64                `json:"eventPollMs"`
 	Tenanted    bool                 `json:"tenanted"`
 	Concurrency *ConcurrencyManifest `json:"concurrency"`
 }
@@ -119,9 +139,19 @@ func (j *Job[In, Out]) Describe() Manifest {
 			DelayMs: r.Delay.Milliseconds(), MaxDelayMs: r.MaxDelay.Milliseconds(),
 			Jitter: !r.NoJitter, DeadLetter: !r.NoDeadLetter,
 		},
+		Steps: []string{}, Idempotent: true,
 		TimeoutMs: j.spec.timeout.Milliseconds(), StepTimeout: j.spec.stepTimeout.Milliseconds(),
-		Tenanted: j.spec.tenanted, Concurrency: j.spec.concurrencyManifest(),
+		EventPollMs: j.spec.resolvedEventPoll().Milliseconds(),
+		Tenanted:    j.spec.tenanted, Concurrency: j.spec.concurrencyManifest(),
 	}
+}
+
+// resolvedEventPoll is the declared event poll, or the default.
+func (s *jobSpec) resolvedEventPoll() time.Duration {
+	if s.eventPoll <= 0 {
+		return DefaultEventPoll
+	}
+	return s.eventPoll
 }
 
 func (s *jobSpec) concurrencyManifest() *ConcurrencyManifest {

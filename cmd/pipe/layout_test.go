@@ -42,6 +42,8 @@ func TestTheArrowsPointDown(t *testing.T) {
 				t.Errorf("%s imports %s: internal/ imports errcode and pg at most", pkg, dep)
 			case pkg == "pipeline" && dep != "errcode" && dep != "pg" && !under("internal"):
 				t.Errorf("pipeline imports %s: the job core imports no room", dep)
+			case (in("devtools") || in("console")) && dep != "pipeline" && dep != "errcode":
+				t.Errorf("%s imports %s: the console and the dev tools read through the operator API alone", pkg, dep)
 			}
 		}
 	}

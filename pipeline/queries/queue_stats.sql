@@ -1,4 +1,6 @@
--- Depth per state of every queue holding a job or a pause.
+-- Depth per state of every queue holding a run that is not done or
+-- cancelled, or a pause. It reads the jobs_open index alone (state, id,
+-- queue, run_at), never the done rows.
 with depth as (
     select queue,
            count(*) filter (where state = 'ready')     as ready,
@@ -9,6 +11,7 @@ with depth as (
            count(*) filter (where state = 'dead')      as dead,
            count(*) filter (where state in ('ready', 'delayed', 'suspended') and run_at <= (select pipe.now())) as due
     from pipe.jobs
+    where state <> 'done' and state <> 'cancelled'
     group by queue
 ), queues as (
     select queue from depth union select queue from pipe.queue_pauses

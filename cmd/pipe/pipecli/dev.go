@@ -2,6 +2,7 @@ package pipecli
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 func (a *app) devCommand() *cobra.Command {
 	var drain time.Duration
 	var config string
+	var cf consoleFlags
 	c := &cobra.Command{
 		Use:   "dev",
 		Short: "Run pipe locally in the foreground: database, worker, scheduler and a live status line",
@@ -22,11 +24,17 @@ func (a *app) devCommand() *cobra.Command {
 			"`pipe worker` does. On a terminal a status line of queue depths and runs in flight is\n" +
 			"redrawn every second; otherwise a status line is printed every 5 s (a JSON object with\n" +
 			"--json). --config pipe.json adds the project file's rollups, view refreshes and tasks.\n" +
-			"Worker logs go to stderr.",
+			"The web console is served on --console-addr (127.0.0.1:8080; empty for none), read-only\n" +
+			"unless --allow-actions. Worker logs go to stderr.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if drain < 0 {
 				return usageError(c, "--drain-timeout is negative")
+			}
+			if cf.addr != "" {
+				if err := cf.check(); err != nil {
+					return err
+				}
 			}
 			if _, err := a.useProject(config); err != nil {
 				return err
@@ -43,6 +51,15 @@ func (a *app) devCommand() *cobra.Command {
 			if _, err := pipeline.Migrate(c.Context(), pool); err != nil {
 				return err
 			}
+			if cf.addr != "" {
+				// dev goes on without its console when the address is taken:
+				// the worker is what dev is for.
+				if shutdown, err := a.startConsole(pool, cf); err != nil {
+					fmt.Fprintf(a.stderr, "pipe: the console is not served: %s\n", consoleFault(err))
+				} else {
+					defer func() { _ = shutdown() }()
+				}
+			}
 			line := a.newStatusLine()
 			cfg := pipeline.WorkerConfig{Registry: reg, Logger: a.devLogger(line)}
 			adm := pipeline.NewAdmin(pool)
@@ -52,6 +69,7 @@ func (a *app) devCommand() *cobra.Command {
 		},
 	}
 	c.Flags().DurationVar(&drain, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
+	cf.add(c, "console-", "serve the web console on this host:port; empty for none")
 	configFlag(c, &config)
 	return c
 }

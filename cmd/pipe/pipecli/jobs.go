@@ -18,6 +18,7 @@ func (a *app) jobsCommand() *cobra.Command {
 		a.jobsPromoteCommand(),
 		a.jobsRemoveCommand(),
 		a.jobsResolveStepCommand(),
+		a.jobsManifestCommand(),
 	)
 }
 

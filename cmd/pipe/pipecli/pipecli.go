@@ -28,6 +28,9 @@ type Options struct {
 	// github.com/pipekit/pipe/cmd/pipe/bench), so an application's pipe does
 	// not link the benches.
 	Commands []func(Env) *cobra.Command
+	// Stdin feeds the commands that read input (`pipe mcp` reads its client's
+	// requests). Default os.Stdin.
+	Stdin io.Reader
 	// Stdout receives command output. Default os.Stdout.
 	Stdout io.Writer
 	// Stderr receives errors, notices and worker logs. Default os.Stderr.
@@ -49,6 +52,7 @@ const (
 // app is one Execute: the options, the global flags and the streams.
 type app struct {
 	opts        Options
+	stdin       io.Reader
 	stdout      io.Writer
 	stderr      io.Writer
 	databaseURL string
@@ -66,7 +70,10 @@ type app struct {
 // the coded error and its fix. ctx bounds the command; a worker also stops on
 // SIGINT or SIGTERM.
 func Execute(ctx context.Context, args []string, opts Options) int {
-	a := &app{opts: opts, stdout: opts.Stdout, stderr: opts.Stderr}
+	a := &app{opts: opts, stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr}
+	if a.stdin == nil {
+		a.stdin = os.Stdin
+	}
 	if a.stdout == nil {
 		a.stdout = os.Stdout
 	}
@@ -130,6 +137,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.exportCommand(),
 		a.subjectCommand(),
 		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
+		a.mcpCommand(), a.consoleCommand(),
 	)
 	a.addCommands(root)
 	return root

@@ -1,0 +1,43 @@
+package console
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"time"
+)
+
+// funcs are the helpers the templates call.
+var funcs = template.FuncMap{
+	"stamp":    stamp,
+	"stampPtr": stampPtr,
+	"pretty":   pretty,
+	"since":    func(t time.Time) string { return time.Since(t).Round(time.Second).String() },
+}
+
+// stamp renders an instant in UTC to the second, or "-".
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05Z")
+}
+
+func stampPtr(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return stamp(*t)
+}
+
+// pretty indents a JSON document for a <pre>; the template escapes it.
+func pretty(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Indent(&buf, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return buf.String()
+}

@@ -1,0 +1,73 @@
+package console
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// cookieName is the cookie that carries the token after ?token= set it.
+const cookieName = "pipe_console_token"
+
+// contentPolicy lets a page load only the console's own stylesheet and
+// script, post forms only to itself, and never be framed.
+const contentPolicy = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+func secureHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "same-origin") // no-referrer would make a form post's Origin "null"
+	h.Set("Cache-Control", "no-store")
+}
+
+// authorized reports whether r may be served, answering 401 when not. A
+// GET carrying ?token= sets the cookie and redirects to the same page
+// without it, so the token leaves the address bar and the history.
+func (c *Console) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if c.opts.Token == "" {
+		return true
+	}
+	if q := r.URL.Query().Get("token"); q != "" && r.Method == http.MethodGet && c.tokenIs(q) {
+		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		clean := *r.URL
+		v := clean.Query()
+		v.Del("token")
+		clean.RawQuery = v.Encode()
+		http.Redirect(w, r, clean.RequestURI(), http.StatusSeeOther)
+		return false
+	}
+	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && c.tokenIs(bearer) {
+		return true
+	}
+	if ck, err := r.Cookie(cookieName); err == nil && c.tokenIs(ck.Value) {
+		return true
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="pipe console"`)
+	c.fail(w, r, http.StatusUnauthorized, errcode.New(errcode.ConsoleUnauthorized, "console: this console asks for its token").
+		WithFix("open the console's address with ?token=TOKEN once, or send Authorization: Bearer TOKEN"))
+	return false
+}
+
+func (c *Console) tokenIs(s string) bool {
+	return subtle.ConstantTimeCompare([]byte(s), []byte(c.opts.Token)) == 1
+}
+
+// csrfOK reports whether a POST carries the console's CSRF token and, where
+// the browser says, comes from the console's own pages.
+func (c *Console) csrfOK(r *http.Request) bool {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return false
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || u.Host != r.Host {
+			return false
+		}
+	}
+	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(c.csrf)) == 1
+}
