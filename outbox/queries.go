@@ -14,4 +14,12 @@ var mustQuery = sqlfile.Reader(queryFiles, "outbox")
 var (
 	sqlStage     = mustQuery("stage")
 	sqlStageMany = mustQuery("stage_many")
+
+	sqlFaults        = mustQuery("faults")
+	sqlReleased      = mustQuery("released")
+	sqlMarkPublished = mustQuery("mark_published")
+	sqlMarkFault     = mustQuery("mark_fault")
+	sqlMarkDead      = mustQuery("mark_dead")
+	sqlRelease       = mustQuery("release")
+	sqlLock          = mustQuery("lock")
 )
