@@ -154,3 +154,13 @@ func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 	}
 	return n
 }
+
+// duplicates answers the stream's duplicate window.
+func (s *jsStream) duplicates(t *testing.T) time.Duration {
+	t.Helper()
+	st, err := s.js.Stream(context.Background(), s.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.CachedInfo().Config.Duplicates
+}

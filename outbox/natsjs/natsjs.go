@@ -46,10 +46,11 @@ type Options struct {
 
 // Publisher publishes to JetStream over one connection.
 type Publisher struct {
-	nc    *nats.Conn
-	js    jetstream.JetStream
-	o     Options
-	owned bool
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	o      Options
+	owned  bool
+	limits limits
 }
 
 // New answers a publisher over nc, which the caller keeps and closes.
@@ -88,19 +89,23 @@ func Dial(url string, o Options) (*Publisher, error) {
 }
 
 // Publish publishes batch in order, each message under its id as
-// Nats-Msg-Id, and waits for every acknowledgement.
+// Nats-Msg-Id, and waits for every acknowledgement. Every message is
+// checked before the first is sent — its subject, its size against the
+// server's max_payload and its stream's max message size — so that a
+// message refused for good never lets a later one of the batch reach the
+// stream ahead of it.
 func (p *Publisher) Publish(ctx context.Context, batch []outbox.Envelope) error {
+	msgs := make([]*nats.Msg, len(batch))
+	for i, e := range batch {
+		msg, err := p.message(ctx, e)
+		if err != nil {
+			return err
+		}
+		msgs[i] = msg
+	}
 	futures := make([]jetstream.PubAckFuture, 0, len(batch))
-	for _, e := range batch {
-		subject := p.o.Subject(e)
-		if !validSubject(subject) {
-			return outbox.Refused(nats.ErrBadSubject, "outbox: nats: message %s has a subject NATS cannot take", e.ID)
-		}
-		msg := &nats.Msg{Subject: subject, Data: e.Payload, Header: nats.Header{}}
-		for k, v := range e.Headers {
-			msg.Header.Set(k, v)
-		}
-		f, err := p.js.PublishMsgAsync(msg, jetstream.WithMsgID(e.ID))
+	for i, e := range batch {
+		f, err := p.js.PublishMsgAsync(msgs[i], jetstream.WithMsgID(e.ID))
 		if err != nil {
 			return classify(e, err)
 		}
@@ -120,6 +125,28 @@ func (p *Publisher) Publish(ctx context.Context, batch []outbox.Envelope) error 
 		}
 	}
 	return nil
+}
+
+// message builds e's message and refuses it when NATS would not take it.
+func (p *Publisher) message(ctx context.Context, e outbox.Envelope) (*nats.Msg, error) {
+	subject := p.o.Subject(e)
+	if !validSubject(subject) {
+		return nil, outbox.Refused(nats.ErrBadSubject, "outbox: nats: message %s has a subject NATS cannot take", e.ID)
+	}
+	msg := &nats.Msg{Subject: subject, Data: e.Payload, Header: nats.Header{}}
+	for k, v := range e.Headers {
+		msg.Header.Set(k, v)
+	}
+	msg.Header.Set(jetstream.MsgIDHeader, e.ID)
+	limit, err := p.limits.of(ctx, p.js, subject, p.nc.MaxPayload())
+	if err != nil {
+		return nil, err
+	}
+	if size := msgSize(msg); limit > 0 && size > limit {
+		p.limits.forget(subject)
+		return nil, outbox.Refused(nats.ErrMaxPayload, "outbox: nats: message %s is larger than the server or the stream takes (%d bytes, at most %d)", e.ID, size, limit)
+	}
+	return msg, nil
 }
 
 // Close closes the connection if the publisher opened it.
