@@ -11,6 +11,7 @@ import (
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/consumer/pgtail"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // item is one row a runner's batch holds: a row of the tail (new, past the
@@ -66,7 +67,11 @@ type feed struct {
 
 // open is the runners' Open: the stream's tail from cursor on.
 func (r *Relay) open(ctx context.Context, stream string, cursor int64) (consumer.Feed[item], error) {
-	tail, err := r.tail.Open(ctx, stream, cursor)
+	t, err := r.tail(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tail, err := t.Open(ctx, stream, cursor)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +131,7 @@ func (f *feed) Close() error {
 
 // released reads up to max of the stream's released rows, in id order.
 func (r *Relay) released(ctx context.Context, stream string, max int) ([]item, error) {
-	rows, err := r.pool.Query(ctx, sqlReleased, stream, max)
+	rows, err := pipeline.Pool(ctx).Query(ctx, sqlReleased, stream, max)
 	if err != nil {
 		return nil, errcode.Postgres(ctx, err, "outbox: read released rows")
 	}

@@ -41,7 +41,7 @@ func relayChild(ctx context.Context, pool *pgxpool.Pool) error {
 	if os.Getenv(holdEnv) != "" {
 		p = &holdingPublisher{Publisher: pub, pool: pool}
 	}
-	relay, err := outbox.New(pool, outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: p, Batch: 100})
+	relay, err := outbox.New(outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: p, Batch: 100})
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func TestARelayKilledMidBatchPublishesEachMessageOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	relay := outbox.MustNew(pool, outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: js.publisher(t)})
+	relay := outbox.MustNew(outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: js.publisher(t)})
 	if _, err := relay.Arm(ctx, pool); err != nil {
 		t.Fatal(err)
 	}

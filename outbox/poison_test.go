@@ -21,7 +21,7 @@ func TestAPoisonMessageHoldsOnlyItsKey(t *testing.T) {
 	pool := fixtures.DB(t)
 	ctx := context.Background()
 	js := newJSStream(t, sharedNATS(t), 1024)
-	relay := outbox.MustNew(pool, outbox.Options{Streams: []outbox.Stream{{Name: "orders", Ordering: outbox.ByKey}}, Publisher: js.publisher(t)})
+	relay := outbox.MustNew(outbox.Options{Streams: []outbox.Stream{{Name: "orders", Ordering: outbox.ByKey}}, Publisher: js.publisher(t)})
 	if _, err := relay.Arm(ctx, pool); err != nil {
 		t.Fatal(err)
 	}

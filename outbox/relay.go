@@ -84,34 +84,25 @@ type Options struct {
 // batch and marks it published in the batch's transaction with the cursor.
 type Relay struct {
 	o       Options
-	pool    *pgxpool.Pool
 	streams map[string]Stream
-	tail    *pgtail.Tail[Envelope]
 	c       *consumer.Consumer[item, int64]
 	log     *slog.Logger
 
 	mu    sync.Mutex
 	feeds map[string]*feed
+	tails map[*pgxpool.Pool]*pgtail.Tail[Envelope]
 }
 
-// New declares a relay over pool. Every fault of the declaration is named
-// in one X_OUTBOX_INVALID.
-func New(pool *pgxpool.Pool, o Options) (*Relay, error) {
+// New declares a relay. It runs on the pool of the worker that runs it.
+// Every fault of the declaration is named in one X_OUTBOX_INVALID.
+func New(o Options) (*Relay, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	r := &Relay{o: o, pool: pool, streams: map[string]Stream{}, log: o.Logger, feeds: map[string]*feed{}}
+	r := &Relay{o: o, streams: map[string]Stream{}, log: o.Logger, feeds: map[string]*feed{}, tails: map[*pgxpool.Pool]*pgtail.Tail[Envelope]{}}
 	for _, s := range o.Streams {
 		r.streams[s.Name] = s
-	}
-	r.tail, err = pgtail.New(pool, pgtail.Options[Envelope]{
-		Table: pg.Relation{Schema: "pipe", Name: "outbox"}, Columns: envelopeColumns,
-		Where: "stream = $1", Args: func(key string) []any { return []any{key} },
-		Scan: scanEnvelope, Poll: o.Poll,
-	})
-	if err != nil {
-		return nil, err
 	}
 	names := r.names()
 	r.c, err = consumer.New(consumer.Options[item, int64]{
@@ -122,7 +113,7 @@ func New(pool *pgxpool.Pool, o Options) (*Relay, error) {
 		Cursor: consumer.StoredCursor[int64](),
 		Batch:  o.Batch,
 		Rearm:  o.Rearm,
-		Lag:    r.tail.Lag,
+		Lag:    r.lag,
 		Job:    o.Job,
 	})
 	if err != nil {
@@ -132,12 +123,42 @@ func New(pool *pgxpool.Pool, o Options) (*Relay, error) {
 }
 
 // MustNew is [New] that panics on a bad declaration.
-func MustNew(pool *pgxpool.Pool, o Options) *Relay {
-	r, err := New(pool, o)
+func MustNew(o Options) *Relay {
+	r, err := New(o)
 	if err != nil {
 		panic(err)
 	}
 	return r
+}
+
+// tail answers the tail of pipe.outbox on the pool of the worker running
+// ctx's run.
+func (r *Relay) tail(ctx context.Context) (*pgtail.Tail[Envelope], error) {
+	pool := pipeline.Pool(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.tails[pool]; ok {
+		return t, nil
+	}
+	t, err := pgtail.New(pool, pgtail.Options[Envelope]{
+		Table: pg.Relation{Schema: "pipe", Name: "outbox"}, Columns: envelopeColumns,
+		Where: "stream = $1", Args: func(key string) []any { return []any{key} },
+		Scan: scanEnvelope, Poll: r.o.Poll,
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.tails[pool] = t
+	return t, nil
+}
+
+// lag is the runners' Lag: the stream's rows past the cursor.
+func (r *Relay) lag(ctx context.Context, tx pgx.Tx, stream string, cursor int64) (int64, error) {
+	t, err := r.tail(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return t.Lag(ctx, tx, stream, cursor)
 }
 
 func (o Options) withDefaults() (Options, error) {

@@ -23,7 +23,7 @@ func TestRelayPublishesCommittedMessagesInOrder(t *testing.T) {
 	pool := fixtures.DB(t)
 	ctx := context.Background()
 	js := newJSStream(t, sharedNATS(t), 0)
-	relay := outbox.MustNew(pool, outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: js.publisher(t), Batch: 7})
+	relay := outbox.MustNew(outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: js.publisher(t), Batch: 7})
 	if _, err := relay.Arm(ctx, pool); err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestRelayRidesOutABrokerRestart(t *testing.T) {
 	dir, port := t.TempDir(), freePort(t)
 	srv := privateNATS(t, dir, port)
 	js := newJSStream(t, srv.ClientURL(), 0)
-	relay := outbox.MustNew(pool, outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: js.publisher(t), Batch: 50})
+	relay := outbox.MustNew(outbox.Options{Streams: []outbox.Stream{{Name: "orders"}}, Publisher: js.publisher(t), Batch: 50})
 	if _, err := relay.Arm(ctx, pool); err != nil {
 		t.Fatal(err)
 	}

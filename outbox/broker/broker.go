@@ -26,16 +26,11 @@ import (
 // Open answers the publisher the URL names. A URL pipe cannot read is
 // X_OUTBOX_INVALID; its text is never quoted (it may hold a password).
 func Open(raw string) (outbox.Publisher, error) {
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return nil, invalid("has no scheme")
-	}
-	base, query, _ := strings.Cut(rest, "?")
-	params, err := url.ParseQuery(query)
+	scheme, base, params, err := parse(raw)
 	if err != nil {
-		return nil, invalid("has a query that does not parse")
+		return nil, err
 	}
-	switch strings.ToLower(scheme) {
+	switch scheme {
 	case "nats":
 		prefix := params.Get("prefix")
 		return natsjs.Dial(scheme+"://"+base, natsjs.Options{Subject: func(e outbox.Envelope) string { return join(prefix, e.Stream) }})
@@ -53,6 +48,32 @@ func Open(raw string) (outbox.Publisher, error) {
 		return kafka.Dial(hosts, kafka.Options{Topic: func(e outbox.Envelope) string { return join(prefix, e.Stream) }})
 	}
 	return nil, invalid("names no broker pipe publishes to")
+}
+
+// parse splits a broker URL into its scheme (lower case), what follows it
+// up to the query, and the query, refusing a URL of no known broker.
+func parse(raw string) (string, string, url.Values, error) {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return "", "", nil, invalid("has no scheme")
+	}
+	base, query, _ := strings.Cut(rest, "?")
+	params, err := url.ParseQuery(query)
+	if err != nil {
+		return "", "", nil, invalid("has a query that does not parse")
+	}
+	scheme = strings.ToLower(scheme)
+	switch scheme {
+	case "nats", "amqp", "amqps", "kafka":
+		return scheme, base, params, nil
+	}
+	return "", "", nil, invalid("names no broker pipe publishes to")
+}
+
+// check refuses a URL Open could not read, without connecting.
+func check(raw string) error {
+	_, _, _, err := parse(raw)
+	return err
 }
 
 func join(prefix, stream string) string {
