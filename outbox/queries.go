@@ -22,4 +22,7 @@ var (
 	sqlMarkDead      = mustQuery("mark_dead")
 	sqlRelease       = mustQuery("release")
 	sqlLock          = mustQuery("lock")
+
+	sqlStatus = mustQuery("status")
+	sqlPrune  = mustQuery("prune")
 )

@@ -70,6 +70,9 @@ type Options struct {
 	// Rearm is how often the relay's supervisor starts the runners that
 	// stopped (see consumer.Options.Rearm). Default 1m.
 	Rearm time.Duration
+	// Retain is how long published rows are kept: the relay's hourly task
+	// <Name>.prune deletes older ones. Default 24h.
+	Retain time.Duration
 	// Logger hears outbox.publish.failed. Default slog.Default().
 	Logger *slog.Logger
 	// Job are the runners' job options (see consumer.Options.Job). Retry
@@ -87,6 +90,9 @@ type Relay struct {
 	streams map[string]Stream
 	c       *consumer.Consumer[item, int64]
 	log     *slog.Logger
+
+	prune     *pipeline.Job[PruneInput, PruneResult]
+	pruneTask *pipeline.Task
 
 	mu    sync.Mutex
 	feeds map[string]*feed
@@ -117,6 +123,9 @@ func New(o Options) (*Relay, error) {
 		Job:    o.Job,
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := r.declarePrune(); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -180,8 +189,8 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		seen[s.Name] = true
 	}
-	if o.Batch < 0 || o.Poll < 0 {
-		faults = append(faults, "Batch or Poll is negative")
+	if o.Batch < 0 || o.Poll < 0 || o.Retain < 0 {
+		faults = append(faults, "Batch, Poll or Retain is negative")
 	}
 	if len(faults) > 0 {
 		return o, errcode.New(errcode.OutboxInvalid, "outbox relay: %s", strings.Join(faults, "; ")).
@@ -202,6 +211,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	if o.Retain == 0 {
+		o.Retain = DefaultRetain
+	}
 	if o.Job.Retry == nil {
 		o.Job.Retry = &pipeline.Retry{Attempts: 1000, Delay: time.Second, MaxDelay: 15 * time.Second}
 	}
@@ -220,13 +232,14 @@ func (r *Relay) names() []string {
 // Name answers the relay's durable name.
 func (r *Relay) Name() string { return r.o.Name }
 
-// Jobs answers the relay's jobs (its runners' and its arm job), for a
-// worker's registry.
-func (r *Relay) Jobs() []pipeline.Registrable { return r.c.Jobs() }
+// Jobs answers the relay's jobs — its runners' (Name), its arm job
+// (Name.arm) and its prune job (Name.prune) — for a worker's registry.
+func (r *Relay) Jobs() []pipeline.Registrable { return append(r.c.Jobs(), r.prune) }
 
-// Supervisor answers the task that restarts stopped runners, for a
-// scheduler.
-func (r *Relay) Supervisor() *pipeline.Task { return r.c.Supervisor() }
+// Tasks answers the relay's tasks, for a scheduler: Name.supervisor, which
+// restarts stopped runners, and Name.prune, which enqueues the hourly
+// retention.
+func (r *Relay) Tasks() []*pipeline.Task { return []*pipeline.Task{r.c.Supervisor(), r.pruneTask} }
 
 // Arm starts every stream's runner that is not running, through db.
 func (r *Relay) Arm(ctx context.Context, db pipeline.DB) (pipeline.EnqueueResult, error) {

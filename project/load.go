@@ -29,7 +29,7 @@ type Project struct {
 	File File
 	// Declarations are the rollups then the views, in file order.
 	Declarations []Declaration
-	// Tasks are the file's tasks, and the outbox relay's supervisor.
+	// Tasks are the file's tasks, and the outbox relay's.
 	Tasks []*pipeline.Task
 	// Relay is the file's outbox relay, or nil.
 	Relay *outbox.Relay
@@ -113,7 +113,7 @@ func Declare(path string, f File) (*Project, error) {
 		errs = appendAt(errs, "outbox", err)
 		if relay != nil {
 			p.Relay = relay
-			p.Tasks = append(p.Tasks, relay.Supervisor())
+			p.Tasks = append(p.Tasks, relay.Tasks()...)
 		}
 	}
 	if len(errs) > 0 {

@@ -52,8 +52,8 @@ func TestAProjectFileDeclaresTheOutboxRelay(t *testing.T) {
 	}
 	pool := fixtures.DB(t)
 	fixtures.StartWorker(t, pool, p.Jobs()...)
-	if len(p.Tasks) != 1 || p.Relay == nil {
-		t.Fatalf("the file declared %d tasks and relay %v; want the relay and its supervisor", len(p.Tasks), p.Relay)
+	if len(p.Tasks) != 2 || p.Relay == nil {
+		t.Fatalf("the file declared %d tasks and relay %v; want the relay, its supervisor and its prune task", len(p.Tasks), p.Relay)
 	}
 	if _, err := p.Relay.Arm(ctx, pool); err != nil {
 		t.Fatal(err)

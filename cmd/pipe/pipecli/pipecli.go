@@ -130,6 +130,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.exportCommand(),
 		a.subjectCommand(),
 		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
+		a.outboxCommand(),
 	)
 	a.addCommands(root)
 	return root
