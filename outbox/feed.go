@@ -63,6 +63,12 @@ type feed struct {
 	// next read answers it and the attempt is retried.
 	pending error
 	short   bool
+	// faulty is set while the stream may hold dead, held or released rows:
+	// only then do reads look for released rows and batches for faults.
+	// Only the stream's runner makes a fault (and `pipe outbox retry` only
+	// turns faults into released rows), so a runner that saw none knows
+	// there are none until it dead-letters a row.
+	faulty bool
 }
 
 // open is the runners' Open: the stream's tail from cursor on.
@@ -76,6 +82,10 @@ func (r *Relay) open(ctx context.Context, stream string, cursor int64) (consumer
 		return nil, err
 	}
 	f := &feed{r: r, stream: stream, tail: tail, cursor: cursor, next: cursor}
+	if err := pipeline.Pool(ctx).QueryRow(ctx, sqlFaulty, stream).Scan(&f.faulty); err != nil {
+		_ = tail.Close()
+		return nil, errcode.Postgres(ctx, err, "outbox: look for faults")
+	}
 	r.mu.Lock()
 	r.feeds[stream] = f
 	r.mu.Unlock()
@@ -99,10 +109,12 @@ func (f *feed) Read(ctx context.Context, max int, wait time.Duration) ([]item, e
 		f.short = false
 		return nil, nil
 	}
-	released, err := f.r.released(ctx, f.stream, max)
-	if err != nil || len(released) > 0 {
-		f.short = true
-		return released, err
+	if f.faulty {
+		released, err := f.r.released(ctx, f.stream, max)
+		if err != nil || len(released) > 0 {
+			f.short = true
+			return released, err
+		}
 	}
 	rows, err := f.tail.Read(ctx, max, wait)
 	items := make([]item, len(rows))

@@ -23,6 +23,9 @@ type batch struct {
 	// batch at; len(items) when none did.
 	stop int
 	err  error
+	// sawFaults is set when the stream held dead or released rows beyond
+	// the batch.
+	sawFaults bool
 }
 
 type refusal struct {
@@ -41,9 +44,11 @@ func (r *Relay) handle(ctx context.Context, tx pgx.Tx, stream string, items []it
 		return 0, errcode.New(errcode.Invariant, "outbox relay %s: a batch without its feed", r.o.Name)
 	}
 	s := r.streams[stream]
-	b, err := r.faults(ctx, tx, s, items)
-	if err != nil {
-		return 0, err
+	b := &batch{items: items, dead: newScope(s.Ordering), waiting: newScope(s.Ordering), stop: len(items)}
+	if f.faulty {
+		if err := r.faults(ctx, tx, s, b); err != nil {
+			return 0, err
+		}
 	}
 	r.publishBatch(ctx, s, b)
 	if err := r.mark(ctx, tx, stream, b); err != nil {
@@ -62,40 +67,39 @@ func (r *Relay) handle(ctx context.Context, tx pgx.Tx, stream string, items []it
 		f.pending = b.err
 	}
 	f.next = cursor
+	f.faulty = b.sawFaults || len(b.refused)+len(b.held)+len(b.queued) > 0
 	return cursor, nil
 }
 
 // faults reads, under the stream's lock, the dead keys and the released
-// rows still waiting, and answers the batch with its scopes.
-func (r *Relay) faults(ctx context.Context, tx pgx.Tx, s Stream, items []item) (*batch, error) {
-	var own []int64
-	for _, it := range items {
+// rows still waiting into the batch's scopes.
+func (r *Relay) faults(ctx context.Context, tx pgx.Tx, s Stream, b *batch) error {
+	own := []int64{} // never NULL: "id = any(NULL)" is NULL, and the join would find nothing
+	for _, it := range b.items {
 		if it.Released {
 			own = append(own, it.ID)
 		}
 	}
 	rows, err := tx.Query(ctx, sqlFaults, s.Name, own, lockKey(s.Name))
 	if err != nil {
-		return nil, errcode.Postgres(ctx, err, "outbox: read the stream's faults")
+		return errcode.Postgres(ctx, err, "outbox: read the stream's faults")
 	}
-	b := &batch{items: items, dead: newScope(s.Ordering), waiting: newScope(s.Ordering), stop: len(items)}
 	for rows.Next() {
 		var fault, key *string
 		if err := rows.Scan(&fault, &key); err != nil {
-			return nil, errcode.Postgres(ctx, err, "outbox: read the stream's faults")
+			return errcode.Postgres(ctx, err, "outbox: read the stream's faults")
 		}
 		switch {
 		case fault == nil:
+			continue
 		case *fault == "dead":
 			b.dead.add(*key)
 		default:
 			b.waiting.add(*key)
 		}
+		b.sawFaults = true
 	}
-	if err := rows.Err(); err != nil {
-		return nil, errcode.Postgres(ctx, err, "outbox: read the stream's faults")
-	}
-	return b, nil
+	return errcode.Postgres(ctx, rows.Err(), "outbox: read the stream's faults")
 }
 
 // mark writes the batch's outcome: one statement for the published rows,

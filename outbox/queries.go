@@ -16,6 +16,7 @@ var (
 	sqlStageMany = mustQuery("stage_many")
 
 	sqlFaults        = mustQuery("faults")
+	sqlFaulty        = mustQuery("faulty")
 	sqlReleased      = mustQuery("released")
 	sqlMarkPublished = mustQuery("mark_published")
 	sqlMarkFault     = mustQuery("mark_fault")
