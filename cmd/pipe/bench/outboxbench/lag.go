@@ -44,9 +44,18 @@ func lag(ctx context.Context, pool *pgxpool.Pool, js jetstream.JetStream, o Opti
 		return err
 	}
 	defer cc.Stop()
-	if err := stageSteadily(ctx, pool, stream, o.Rate, total); err != nil {
+	cfg := pool.Config()
+	cfg.MaxConns = 20 // the staging lanes' own: the relay's worker keeps the bench pool
+	lanes, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
 		return err
 	}
+	defer lanes.Close()
+	began := time.Now()
+	if err := stageSteadily(ctx, lanes, stream, o.Rate, total); err != nil {
+		return err
+	}
+	achieved := float64(total) / time.Since(began).Seconds()
 	lags := make([]time.Duration, 0, total)
 	timeout := time.After(60 * time.Second)
 	for len(lags) < total {
@@ -59,20 +68,21 @@ func lag(ctx context.Context, pool *pgxpool.Pool, js jetstream.JetStream, o Opti
 	}
 	slices.Sort(lags)
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	f := Figure{Name: "lag", Rows: total, Rate: float64(o.Rate), P50Ms: ms(lags[total/2]), P99Ms: ms(lags[total*99/100]), MaxMs: ms(lags[total-1])}
-	f.Line = fmt.Sprintf("end-to-end lag at %d rows/s for %s (%d rows, staging commit to a consumer of JetStream): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-		o.Rate, o.Duration, total, f.P50Ms, f.P99Ms, f.MaxMs)
+	f := Figure{Name: "lag", Rows: total, Rate: achieved, P50Ms: ms(lags[total/2]), P99Ms: ms(lags[total*99/100]), MaxMs: ms(lags[total-1])}
+	f.Line = fmt.Sprintf("end-to-end lag at %d rows/s for %s (%d rows, staged at %.0f rows/s; from the staging to a consumer of JetStream): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+		o.Rate, o.Duration, total, achieved, f.P50Ms, f.P99Ms, f.MaxMs)
 	emit(f)
 	return nil
 }
 
 // stageSteadily stages total rows, row i due at start + i/rate, one
-// transaction each, from four goroutines; each message carries the time of
-// its staging in header t0.
+// transaction each, from 16 goroutines (so that a slow commit does not
+// hold the rate back); each message carries the time of its staging in
+// header t0.
 func stageSteadily(ctx context.Context, pool *pgxpool.Pool, stream string, rate, total int) error {
 	start := time.Now()
 	g, ctx := errgroup.WithContext(ctx)
-	const lanes = 4
+	const lanes = 16
 	for lane := range lanes {
 		g.Go(func() error {
 			for i := lane; i < total; i += lanes {
