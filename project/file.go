@@ -14,6 +14,8 @@ type File struct {
 	Views []View `json:"views,omitempty"`
 	// Tasks are the schedules that enqueue rollups and refreshes.
 	Tasks []Task `json:"tasks,omitempty"`
+	// Outbox is the outbox relay the worker runs. Default none.
+	Outbox *Outbox `json:"outbox,omitempty"`
 }
 
 // Rollup declares one rollup: each run re-reads the source from the first

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/outbox"
 	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/rollup"
@@ -28,8 +29,10 @@ type Project struct {
 	File File
 	// Declarations are the rollups then the views, in file order.
 	Declarations []Declaration
-	// Tasks are the file's tasks.
+	// Tasks are the file's tasks, and the outbox relay's.
 	Tasks []*pipeline.Task
+	// Relay is the file's outbox relay, or nil.
+	Relay *outbox.Relay
 }
 
 // Declaration is one rollup or view refresh of the file, as a job.
@@ -105,6 +108,14 @@ func Declare(path string, f File) (*Project, error) {
 			p.Tasks = append(p.Tasks, task)
 		}
 	}
+	if f.Outbox != nil {
+		relay, err := declareOutbox(f.Outbox)
+		errs = appendAt(errs, "outbox", err)
+		if relay != nil {
+			p.Relay = relay
+			p.Tasks = append(p.Tasks, relay.Tasks()...)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, joined(path, errs)
 	}
@@ -132,11 +143,15 @@ func (p *Project) Lookup(name string) (Declaration, bool) {
 	return p.Declarations[i], true
 }
 
-// Jobs answers the declared jobs, for a worker's registry.
+// Jobs answers the declared jobs, and the outbox relay's, for a worker's
+// registry.
 func (p *Project) Jobs() []pipeline.Registrable {
 	out := make([]pipeline.Registrable, len(p.Declarations))
 	for i, d := range p.Declarations {
 		out[i] = d.Job
+	}
+	if p.Relay != nil {
+		out = append(out, p.Relay.Jobs()...)
 	}
 	return out
 }

@@ -11,7 +11,8 @@ const module = "github.com/pipekit/pipe/"
 // The arrows of docs/architecture.md: nothing outside cmd/ imports cmd/;
 // only the stock main imports the bench room; pg imports errcode at most,
 // internal/ errcode and pg; the job core imports no room but errcode, pg and
-// internal/.
+// internal/; the outbox builds on the consumer room and the core alone, and
+// its root package links no broker client.
 func TestTheArrowsPointDown(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -44,7 +45,22 @@ func TestTheArrowsPointDown(t *testing.T) {
 				t.Errorf("pipeline imports %s: the job core imports no room", dep)
 			case (in("devtools") || in("console")) && dep != "pipeline" && dep != "errcode":
 				t.Errorf("%s imports %s: the console and the dev tools read through the operator API alone", pkg, dep)
+			case in("outbox") && !outboxMayImport(pkg, dep):
+				t.Errorf("%s imports %s: the outbox builds on the consumer room and the core alone, and its root links no broker", pkg, dep)
 			}
 		}
 	}
+}
+
+// outboxMayImport says whether outbox package pkg may import dep: the core,
+// errcode, pg, internal/ and the consumer room; its own sub-packages, but
+// not from the root (a publisher is its own package, so that an app links
+// only the broker it uses).
+func outboxMayImport(pkg, dep string) bool {
+	for _, room := range []string{"errcode", "pg", "internal", "pipeline", "consumer"} {
+		if dep == room || strings.HasPrefix(dep, room+"/") {
+			return true
+		}
+	}
+	return dep == "outbox" || strings.HasPrefix(dep, "outbox/") && pkg != "outbox"
 }

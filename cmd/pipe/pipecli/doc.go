@@ -40,6 +40,9 @@
 //	pipe verify                       check every declaration of pipe.json against the live catalog
 //	pipe rollup run NAME              enqueue one run of a declared rollup now
 //	pipe views refresh VIEW           enqueue one refresh of a materialized view now
+//	pipe outbox status                each outbox stream's lag, oldest unpublished row, rate, dead rows
+//	pipe outbox retry STREAM          release dead messages (and those held behind them) to publish
+//	pipe outbox prune                 delete published outbox rows past --retain, once
 //	pipe demo                         import, export, roll up, refresh and erase on a small forum,
 //	                                  then a three-step job that fails once and recovers
 //	pipe completion SHELL             the shell's completion script

@@ -137,7 +137,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.exportCommand(),
 		a.subjectCommand(),
 		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
-		a.mcpCommand(), a.consoleCommand(),
+		a.mcpCommand(), a.consoleCommand(), a.outboxCommand(),
 	)
 	a.addCommands(root)
 	return root

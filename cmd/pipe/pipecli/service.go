@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/outbox/outboxmetrics"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/pipeline/pipemetrics"
 )
@@ -74,7 +75,7 @@ func (a *app) newService(pool *pgxpool.Pool, cfg pipeline.WorkerConfig, metricsA
 				WithFix("pass a free host:port to listen on, such as :9090 or 127.0.0.1:9090")
 		}
 		mux := http.NewServeMux()
-		mux.Handle("/metrics", pipemetrics.Handler(pipemetrics.New(pool, s.worker)))
+		mux.Handle("/metrics", pipemetrics.Handler(pipemetrics.New(pool, s.worker), outboxmetrics.New(pool)))
 		s.metrics = &http.Server{Addr: ln.Addr().String(), Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go s.serveMetrics(ln)
 	}

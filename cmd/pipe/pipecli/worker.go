@@ -43,7 +43,8 @@ func (a *app) workerCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := a.useProject(config); err != nil {
+			p, err := a.useProject(config)
+			if err != nil {
 				return err
 			}
 			if cfg.Registry, err = a.registry(); err != nil {
@@ -54,6 +55,9 @@ func (a *app) workerCommand() *cobra.Command {
 				return err
 			}
 			defer pool.Close()
+			if err := armOutbox(c.Context(), p, pool); err != nil {
+				return err
+			}
 			cfg.Logger = a.logger()
 			return a.serve(c.Context(), pool, cfg, f.metricsAddr, f.drainTimeout, nil)
 		},
