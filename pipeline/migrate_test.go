@@ -126,8 +126,9 @@ func TestMigrateUpgradesADatabaseMigratedBeforeChecksums(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := []int{13, 14, 15}; !slices.Equal(applied, want) {
-				t.Fatalf("applied %v; want %v", applied, want)
+			// 13-15, then every migration released after them
+			if len(applied) < 3 || !slices.Equal(applied[:3], []int{13, 14, 15}) || applied[len(applied)-1] != pipeline.LatestMigration() {
+				t.Fatalf("applied %v; want 13, 14, 15 and every later one to %d", applied, pipeline.LatestMigration())
 			}
 			if got, want := schemaOf(t, old), schemaOf(t, fresh); !slices.Equal(got, want) {
 				t.Fatalf("the upgraded schema is not a fresh one's:\n%s", diffLines(got, want))

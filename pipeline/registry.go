@@ -90,6 +90,7 @@ type Manifest struct {
 	StepTimeout int64                `json:"stepTimeoutMs,omitempty"`
 	Tenanted    bool                 `json:"tenanted"`
 	Concurrency *ConcurrencyManifest `json:"concurrency"`
+	Sensitive   bool                 `json:"sensitive,omitempty"`
 }
 
 // RetryManifest is the retry policy as the manifest shows it.
@@ -121,6 +122,7 @@ func (j *Job[In, Out]) Describe() Manifest {
 		},
 		TimeoutMs: j.spec.timeout.Milliseconds(), StepTimeout: j.spec.stepTimeout.Milliseconds(),
 		Tenanted: j.spec.tenanted, Concurrency: j.spec.concurrencyManifest(),
+		Sensitive: j.spec.sensitive,
 	}
 }
 
