@@ -40,6 +40,9 @@
 //	pipe verify                       check every declaration of pipe.json against the live catalog
 //	pipe rollup run NAME              enqueue one run of a declared rollup now
 //	pipe views refresh VIEW           enqueue one refresh of a materialized view now
+//	pipe webhooks endpoints add|list|enable|disable|rotate-secret
+//	                                  the stock webhook endpoints (pipe.webhook_endpoints)
+//	pipe webhooks deliveries          delivery attempts from the stock ledger (--endpoint, --event)
 //	pipe demo                         import, export, roll up, refresh and erase on a small forum,
 //	                                  then a three-step job that fails once and recovers
 //	pipe completion SHELL             the shell's completion script

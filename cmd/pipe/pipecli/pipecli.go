@@ -131,6 +131,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.subjectCommand(),
 		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
 	)
+	root.AddCommand(a.webhooksCommand())
 	a.addCommands(root)
 	return root
 }
