@@ -40,6 +40,7 @@
 //	pipe verify                       check every declaration of pipe.json against the live catalog
 //	pipe rollup run NAME              enqueue one run of a declared rollup now
 //	pipe views refresh VIEW           enqueue one refresh of a materialized view now
+//	pipe serve                        serve the registered webhook receivers, /metrics and /healthz
 //	pipe webhooks endpoints add|list|enable|disable|rotate-secret
 //	                                  the stock webhook endpoints (pipe.webhook_endpoints)
 //	pipe webhooks deliveries          delivery attempts from the stock ledger (--endpoint, --event)
