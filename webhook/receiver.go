@@ -103,7 +103,9 @@ func NewReceiver[P any](name string, o ReceiverOptions[P]) (*Receiver[P], error)
 	jo := o.Job
 	jo.Sensitive = true
 	handle := o.Handle
-	body := func(ctx context.Context, r *pipeline.Run[Received[P]]) (struct{}, error) { return struct{}{}, handle(ctx, r) }
+	body := func(ctx context.Context, r *pipeline.Run[Received[P]]) (struct{}, error) {
+		return struct{}{}, handle(ctx, r)
+	}
 	job, err := pipeline.NewJob(name, func(in Received[P]) string { return in.EventID }, body, jo)
 	if err != nil {
 		return nil, err
