@@ -7,12 +7,11 @@ import (
 	"time"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/pipeline"
 )
 
-// Batching of a door's enqueues: while flushes are running, new requests
-// queue, and the next free flusher takes them all (up to batchMax) into one
-// EnqueueMany — one statement, one commit. At low load a request is written
+// Batching of a door's enqueues and of the stock ledger's rows: while
+// flushes are running, new requests queue, and the next free flusher takes
+// them all (up to batchMax) into one statement — one commit. At low load a request is written
 // alone and at once; at high load batches grow. Correctness never depends
 // on the batching: a batch that fails fails every request in it (each then
 // answers 503 and the sender redelivers), and two requests with one event
@@ -25,57 +24,62 @@ const (
 	flushTimeout = 10 * time.Second
 )
 
-type enqueueBatcher[T any] struct {
+type batcher[T, R any] struct {
 	mu     sync.RWMutex // held to send; taken whole to close
 	closed bool
-	in     chan batchReq[T]
-	flush  func(context.Context, []T) ([]pipeline.EnqueueResult, error)
+	in     chan batchReq[T, R]
+	flush  func(context.Context, []T) ([]R, error)
+	start  sync.Once // the flushers start with the first request
 	wg     sync.WaitGroup
 }
 
-type batchReq[T any] struct {
+type batchReq[T, R any] struct {
 	v    T
-	done chan batchRes
+	done chan batchRes[R]
 }
 
-type batchRes struct {
-	res pipeline.EnqueueResult
+type batchRes[R any] struct {
+	res R
 	err error
 }
 
-var errDoorClosed = errors.New("the receiver's door is closed")
+var errBatcherClosed = errors.New("closed")
 
-func newEnqueueBatcher[T any](flush func(context.Context, []T) ([]pipeline.EnqueueResult, error)) *enqueueBatcher[T] {
-	b := &enqueueBatcher[T]{in: make(chan batchReq[T], batchMax*batchFlushers), flush: flush}
+func newBatcher[T, R any](flush func(context.Context, []T) ([]R, error)) *batcher[T, R] {
+	return &batcher[T, R]{in: make(chan batchReq[T, R], batchMax*batchFlushers), flush: flush}
+}
+
+func (b *batcher[T, R]) startFlushers() {
+	b.wg.Add(batchFlushers)
 	for range batchFlushers {
-		b.wg.Add(1)
 		go b.loop()
 	}
-	return b
 }
 
 // do queues v and waits for the commit that holds it.
-func (b *enqueueBatcher[T]) do(ctx context.Context, v T) (pipeline.EnqueueResult, error) {
-	r := batchReq[T]{v: v, done: make(chan batchRes, 1)}
+func (b *batcher[T, R]) do(ctx context.Context, v T) (R, error) {
+	r := batchReq[T, R]{v: v, done: make(chan batchRes[R], 1)}
+	var zero R
 	b.mu.RLock()
 	if b.closed {
 		b.mu.RUnlock()
-		return pipeline.EnqueueResult{}, errDoorClosed
+		return zero, errBatcherClosed
 	}
+	b.start.Do(b.startFlushers)
 	select {
 	case b.in <- r:
 		b.mu.RUnlock()
 	case <-ctx.Done():
 		b.mu.RUnlock()
-		return pipeline.EnqueueResult{}, ctx.Err()
+		return zero, ctx.Err()
 	}
 	got := <-r.done // always answered: the flush ends whatever the request's context
 	return got.res, got.err
 }
 
-func (b *enqueueBatcher[T]) loop() {
+func (b *batcher[T, R]) loop() {
 	defer b.wg.Done()
-	reqs := make([]batchReq[T], 0, batchMax)
+	reqs := make([]batchReq[T, R], 0, batchMax)
 	for first := range b.in {
 		reqs = append(reqs[:0], first)
 	drain:
@@ -94,7 +98,7 @@ func (b *enqueueBatcher[T]) loop() {
 	}
 }
 
-func (b *enqueueBatcher[T]) run(reqs []batchReq[T]) {
+func (b *batcher[T, R]) run(reqs []batchReq[T, R]) {
 	vs := make([]T, len(reqs))
 	for i, r := range reqs {
 		vs[i] = r.v
@@ -103,18 +107,18 @@ func (b *enqueueBatcher[T]) run(reqs []batchReq[T]) {
 	defer cancel()
 	res, err := b.flush(ctx, vs)
 	if err == nil && len(res) != len(reqs) {
-		err = errcode.New(errcode.Invariant, "an enqueue answered %d results for %d inputs", len(res), len(reqs))
+		err = errcode.New(errcode.Invariant, "a batch answered %d results for %d inputs", len(res), len(reqs))
 	}
 	for i, r := range reqs {
 		if err != nil {
-			r.done <- batchRes{err: err}
+			r.done <- batchRes[R]{err: err}
 			continue
 		}
-		r.done <- batchRes{res: res[i]}
+		r.done <- batchRes[R]{res: res[i]}
 	}
 }
 
-func (b *enqueueBatcher[T]) close() {
+func (b *batcher[T, R]) close() {
 	b.mu.Lock()
 	if !b.closed {
 		b.closed = true

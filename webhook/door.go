@@ -33,7 +33,7 @@ func (d *Door) Close() { d.close() }
 // Inbound.Params). Concurrent requests' enqueues share statements and
 // commits; each request is answered 200 only after its row committed.
 func (r *Receiver[P]) Handler(db pipeline.DB) *Door {
-	b := newEnqueueBatcher(func(ctx context.Context, ins []Received[P]) ([]pipeline.EnqueueResult, error) {
+	b := newBatcher(func(ctx context.Context, ins []Received[P]) ([]pipeline.EnqueueResult, error) {
 		return r.job.EnqueueMany(ctx, db, ins)
 	})
 	params := wildcards(r.o.Path)
@@ -42,7 +42,7 @@ func (r *Receiver[P]) Handler(db pipeline.DB) *Door {
 	}}
 }
 
-func (r *Receiver[P]) serve(w http.ResponseWriter, req *http.Request, b *enqueueBatcher[Received[P]], params []string) {
+func (r *Receiver[P]) serve(w http.ResponseWriter, req *http.Request, b *batcher[Received[P], pipeline.EnqueueResult], params []string) {
 	switch {
 	case req.Method == http.MethodGet && r.o.Handshake != nil:
 		in := &Inbound{Header: req.Header, Params: paramsOf(req, params), URL: req.URL}

@@ -13,8 +13,8 @@ const (
 	// DefaultDisableAfter is how many consecutive failed runs disable an
 	// endpoint.
 	DefaultDisableAfter = 10
-	// DefaultTimeout bounds one attempt, the request inside it included,
-	// when the job declares no Timeout.
+	// DefaultTimeout bounds one delivery's request when the job declares
+	// no Timeout.
 	DefaultTimeout = 30 * time.Second
 	// MaxResponseBytes is how much of an endpoint's answer is read (and
 	// dropped: it is never stored) before the connection is reused.
@@ -87,7 +87,8 @@ type Options[In any] struct {
 	// Default 64.
 	MaxConnsPerHost int
 	// Job are the job options (queue, retry, timeout...). Timeout bounds
-	// one attempt and the request inside it; default 30s.
+	// one attempt and the request inside it; with none declared, the
+	// request is bounded by DefaultTimeout (30s).
 	Job pipeline.JobOptions[In, Result]
 }
 

@@ -62,9 +62,6 @@ func (o Options[In]) withDefaults() Options[In] {
 	if o.DisableAfter == 0 {
 		o.DisableAfter = DefaultDisableAfter
 	}
-	if o.Job.Timeout == 0 {
-		o.Job.Timeout = DefaultTimeout
-	}
 	return o
 }
 
@@ -102,7 +99,7 @@ func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 			WithFix("give every event an id of 1-256 printable ASCII characters")
 	}
 	att := Attempt{Job: d.name, RunID: r.RunID, EndpointID: ep.ID, EventID: ev.ID, Attempt: r.Attempt, Bytes: int64(len(ev.Body)), At: time.Now()}
-	status, err := d.client.post(ctx, d.o, ep, ev)
+	status, err := d.send(ctx, ep, ev)
 	att.DurationMs = time.Since(att.At).Milliseconds()
 	att.Status, att.Outcome, att.Code = status, outcomeOf(err), errcode.CodeOf(err)
 	if d.o.Ledger != nil {
@@ -119,6 +116,17 @@ func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 		}
 	}
 	return Result{EndpointID: ep.ID, EventID: ev.ID, Status: status, Attempt: r.Attempt, DurationMs: att.DurationMs}, nil
+}
+
+// send posts the delivery within the job's Timeout, or DefaultTimeout when
+// the job declares none.
+func (d *deliverer[In]) send(ctx context.Context, ep Endpoint, ev Event) (int, error) {
+	if d.o.Job.Timeout == 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	return d.client.post(ctx, d.o, ep, ev)
 }
 
 // failed counts the run against the endpoint when this attempt ends it,
