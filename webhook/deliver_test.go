@@ -75,11 +75,11 @@ func TestADeliveryVerifiesWithTheStandardWebhooksLibrary(t *testing.T) {
 func TestOutcomesFollowTheStatus(t *testing.T) {
 	pool := fixtures.DB(t)
 	ctx := context.Background()
-	var redirected atomic.Int32
+	var redirected, flaky atomic.Int32
 	target := newEndpoint(t, false, func(int, http.ResponseWriter, *http.Request) { redirected.Add(1) })
-	e := newEndpoint(t, false, func(n int, w http.ResponseWriter, r *http.Request) {
+	e := newEndpoint(t, false, func(_ int, w http.ResponseWriter, r *http.Request) {
 		switch {
-		case strings.HasSuffix(r.URL.Path, "/flaky") && n == 1:
+		case strings.HasSuffix(r.URL.Path, "/flaky") && flaky.Add(1) == 1:
 			w.WriteHeader(http.StatusBadGateway)
 		case strings.HasSuffix(r.URL.Path, "/gone"):
 			w.WriteHeader(http.StatusGone)
