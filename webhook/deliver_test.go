@@ -312,3 +312,30 @@ func TestAnEndpointIsDisabledAfterNFailedRuns(t *testing.T) {
 		t.Fatalf("the run after disabling: %+v, %d requests sent", d.LastError, len(e.got())-sent)
 	}
 }
+
+// An endpoint that never answers is cut at the job's Timeout, which bounds
+// the attempt and its request: the attempt fails retryable, recorded in the
+// ledger as failed with no status.
+func TestTheJobTimeoutBoundsTheRequest(t *testing.T) {
+	pool := fixtures.DB(t)
+	ctx := context.Background()
+	e := newEndpoint(t, false, func(_ int, _ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	ep, ev := fixed(e.srv.URL, "s3cret")
+	ledger := webhook.PostgresLedger(pool)
+	t.Cleanup(ledger.Close)
+	job := webhook.MustNew("slow", deliveryKey, webhook.Options[delivery]{Endpoint: ep, Event: ev, AllowHTTP: true, AllowPrivate: true, Ledger: ledger,
+		Job: pipeline.JobOptions[delivery, webhook.Result]{Timeout: time.Second, Retry: &pipeline.Retry{Attempts: 1}}})
+	startWorker(t, pool, job)
+	res, err := job.Enqueue(ctx, pool, delivery{Endpoint: "a", Event: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := awaitState(t, pool, res.ID, pipeline.StateDead)
+	if c := errcode.Code(d.LastError.Code); c != errcode.WebhookDeliveryFailed && c != errcode.JobTimeout {
+		t.Fatalf("a request past the timeout: %+v", d.LastError)
+	}
+	rows, err := ledger.List(ctx, webhook.Filter{EventID: "e"})
+	if err != nil || len(rows) != 1 || rows[0].Outcome != webhook.Failed || rows[0].Status != 0 {
+		t.Fatalf("ledger %+v (%v)", rows, err)
+	}
+}

@@ -102,13 +102,17 @@ func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 	status, err := d.send(ctx, ep, ev)
 	att.DurationMs = time.Since(att.At).Milliseconds()
 	att.Status, att.Outcome, att.Code = status, outcomeOf(err), errcode.CodeOf(err)
+	// The attempt's context may have ended (its timeout cut the request):
+	// the ledger row and the failure count are written past it, bounded.
+	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+	defer cancel()
 	if d.o.Ledger != nil {
-		if lerr := d.o.Ledger.Record(ctx, att); lerr != nil && err == nil {
+		if lerr := d.o.Ledger.Record(after, att); lerr != nil && err == nil {
 			err = lerr // recorded or retried: a retry redelivers under the same webhook-id
 		}
 	}
 	if err != nil {
-		return Result{}, d.failed(ctx, r, ep.ID, err)
+		return Result{}, d.failed(after, r, ep.ID, err)
 	}
 	if d.o.Health != nil {
 		if herr := d.o.Health.Delivered(ctx, ep.ID); herr != nil {
@@ -128,6 +132,10 @@ func (d *deliverer[In]) send(ctx context.Context, ep Endpoint, ev Event) (int, e
 	}
 	return d.client.post(ctx, d.o, ep, ev)
 }
+
+// bookkeepingTimeout bounds the ledger row and the failure count written
+// after an attempt.
+const bookkeepingTimeout = 10 * time.Second
 
 // failed counts the run against the endpoint when this attempt ends it,
 // and answers the attempt's error.
