@@ -227,6 +227,7 @@ func (j *Job[In, Out]) chunkArgs(ctx context.Context, r *enqueueRows, lo, hi int
 		"delay":            o.Delay,
 		"wake":             wake,
 		"trace_parent":     traceParent(ctx),
+		"sensitive":        j.spec.sensitive,
 	}
 }
 

@@ -48,6 +48,11 @@ type JobOptions[In, Out any] struct {
 	// [Registry.Verify] asks every job without starting anything (the CLI's
 	// `pipe verify`). Default none: nothing to check.
 	Verify func(ctx context.Context, db DB) error
+	// Sensitive stores the input as any other but shows it as [redacted]
+	// wherever pipe shows a run (`pipe jobs show`, [Admin.Show]); logs and
+	// spans never carry inputs. For inputs that are personal data or a
+	// sender's payload (every webhook receiver's). Default false.
+	Sensitive bool
 	// OnSettled, when set, is told once a run's ending landed: completed
 	// (with the body's result), dead-lettered, dropped or refused — never a
 	// retry, a suspension, a drain, or a run cancelled or removed by a
@@ -112,6 +117,7 @@ type jobSpec struct {
 	keyed       bool     // the cap is per concurrency key
 	whenBusy    WhenBusy // set when limit > 0
 	compensates bool
+	sensitive   bool // the input shows as [redacted]
 }
 
 // NewJob declares a job. name, the idempotency key function and the body are
@@ -141,6 +147,7 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 		return nil, declarationError(name, faults)
 	}
 	spec.tenanted, spec.eventPoll, spec.compensates = o.Tenant != nil, o.EventPoll, o.Compensates
+	spec.sensitive = o.Sensitive
 	if c := o.Concurrency; c != nil {
 		spec.limit, spec.keyed, spec.whenBusy = c.Limit, c.Key != nil, c.WhenBusy
 		if spec.whenBusy == "" {

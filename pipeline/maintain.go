@@ -19,12 +19,14 @@ type MaintainResult struct {
 	RolledUp   int64 `json:"rolledUp"`
 	Published  int64 `json:"publishedEventsPurged"`
 	OldWorkers int64 `json:"workersPurged"`
+	Deliveries int64 `json:"webhookDeliveriesPurged"`
 }
 
 // Maintain is the hourly housekeeping: it purges finished runs (and their
 // journals) past their retention, rolls counters into their tiers (5-minute
 // buckets past 24 h, hourly past 7 d, none past 30 d), and drops expired
-// worker rows and published events older than the dead retention. Run it
+// worker rows, and published events and webhook delivery rows older than
+// the dead retention. Run it
 // from a task (see MaintenanceTask) or by hand; it is safe to run anywhere,
 // any time.
 func Maintain(ctx context.Context, db DB, r Retention) (MaintainResult, error) {
@@ -35,6 +37,6 @@ func Maintain(ctx context.Context, db DB, r Retention) (MaintainResult, error) {
 		r.Dead = 90 * 24 * time.Hour
 	}
 	var m MaintainResult
-	err := db.QueryRow(ctx, sqlMaintain, r.Done, r.Dead).Scan(&m.Purged, &m.RolledUp, &m.Published, &m.OldWorkers)
+	err := db.QueryRow(ctx, sqlMaintain, r.Done, r.Dead).Scan(&m.Purged, &m.RolledUp, &m.Published, &m.OldWorkers, &m.Deliveries)
 	return m, adminErr("maintain", err)
 }

@@ -110,6 +110,7 @@ type Manifest struct {
 	EventPollMs int64                `json:"eventPollMs"`
 	Tenanted    bool                 `json:"tenanted"`
 	Concurrency *ConcurrencyManifest `json:"concurrency"`
+	Sensitive   bool                 `json:"sensitive,omitempty"`
 }
 
 // RetryManifest is the retry policy as the manifest shows it.
@@ -143,6 +144,7 @@ func (j *Job[In, Out]) Describe() Manifest {
 		TimeoutMs: j.spec.timeout.Milliseconds(), StepTimeout: j.spec.stepTimeout.Milliseconds(),
 		EventPollMs: j.spec.resolvedEventPoll().Milliseconds(),
 		Tenanted:    j.spec.tenanted, Concurrency: j.spec.concurrencyManifest(),
+		Sensitive: j.spec.sensitive,
 	}
 }
 

@@ -12,7 +12,8 @@ const module = "github.com/pipekit/pipe/"
 // only the stock main imports the bench room; pg imports errcode at most,
 // internal/ errcode and pg; the job core imports no room but errcode, pg and
 // internal/; the outbox builds on the consumer room and the core alone, and
-// its root package links no broker client.
+// its root package links no broker client; webhook imports the core,
+// errcode, pg and internal/ only.
 func TestTheArrowsPointDown(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -47,6 +48,8 @@ func TestTheArrowsPointDown(t *testing.T) {
 				t.Errorf("%s imports %s: the console and the dev tools read through the operator API alone", pkg, dep)
 			case in("outbox") && !outboxMayImport(pkg, dep):
 				t.Errorf("%s imports %s: the outbox builds on the consumer room and the core alone, and its root links no broker", pkg, dep)
+			case in("webhook") && dep != "errcode" && dep != "pg" && dep != "pipeline" && !under("internal") && !under("webhook"):
+				t.Errorf("%s imports %s: webhook builds on the core alone", pkg, dep)
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 -- Housekeeping: purge finished runs past retention ($1 done/cancelled, $2
 -- dead/failed) with their journals; roll counters into their tiers; drop
--- expired workers and old published events.
+-- expired workers, old published events and old webhook delivery rows.
 with clock as (
     select pipe.now() as now
 ), old as (
@@ -37,6 +37,12 @@ with clock as (
     delete from pipe.published_events e using clock c where e.published_at < c.now - $2::interval returning e.id
 ), workers as (
     delete from pipe.workers w using clock c where w.expires_at < c.now - interval '1 day' returning w.id
+), deliveries as (
+    -- the webhook ledger's rows are kept as long as the dead runs they may explain
+    delete from pipe.webhook_deliveries d
+    where d.id in (select id from pipe.webhook_deliveries, clock c where at < c.now - $2::interval limit 10000)
+    returning d.id
 )
 select (select count(*) from purged), (select count(*) from moving),
-       (select count(*) from published), (select count(*) from workers)
+       (select count(*) from published), (select count(*) from workers),
+       (select count(*) from deliveries)

@@ -1,5 +1,5 @@
 -- One job row in full, for `pipe jobs show`.
 select id, run_id, name, queue, tenant, idem_key, state, attempt, max_attempts, run_at, created_at, finished_at,
-       input, result, last_error, started_at, lease_until, worker_id, progress
+       case when sensitive then '"[redacted]"'::jsonb else input end, result, last_error, started_at, lease_until, worker_id, progress
 from pipe.jobs
 where id = $1

@@ -32,7 +32,9 @@ func (a *app) demoCommand() *cobra.Command {
 		Long: "demo first imports a generated CSV of 20,000 orders (two rows refused on purpose) into the\n" +
 			"table demo_orders with pipe.import, exports the table to Parquet with pipe.export and reads\n" +
 			"the export's manifest back, keeps a daily rollup of the orders (a backfill, then a late order\n" +
-			"that moves its day) and refreshes a materialized view of them concurrently, then enqueues one run of demo.onboard (steps provision, send-welcome, record), runs a\n" +
+			"that moves its day) and refreshes a materialized view of them concurrently, delivers one signed\n" +
+			"webhook to a receiver it serves on loopback (queued durably before its 200, then handled), then\n" +
+			"enqueues one run of demo.onboard (steps provision, send-welcome, record), runs a\n" +
 			"worker in this process until the run settles, and prints the run. send-welcome fails on\n" +
 			"the first attempt on purpose: the retry replays provision from the journal (it runs\n" +
 			"once) and runs send-welcome again (it runs twice). With no --database-url it uses the\n" +
@@ -69,12 +71,19 @@ func (a *app) demoCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			hook, err := a.demoWebhook(c.Context(), pool)
+			if err != nil {
+				return err
+			}
+			if !a.json {
+				a.narrateWebhook(hook)
+			}
 			d, err := a.runDemo(c.Context(), pool)
 			if err != nil {
 				return err
 			}
 			if a.json {
-				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Rollup: roll, Subject: subj, Onboard: d})
+				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Rollup: roll, Subject: subj, Webhook: hook, Onboard: d})
 			} else {
 				err = a.narrateDemo(d)
 			}
@@ -96,6 +105,7 @@ type demoReport struct {
 	Export  *exportrows.Manifest `json:"export"`
 	Rollup  *demoRollupReport    `json:"rollup"`
 	Subject *demoSubjectReport   `json:"subject"`
+	Webhook *demoWebhookReport   `json:"webhook"`
 	Onboard *pipeline.RunDetail  `json:"onboard"`
 }
 

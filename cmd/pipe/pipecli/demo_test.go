@@ -31,6 +31,7 @@ func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
 		Import  importrows.Result
 		Export  exportrows.Manifest
 		Subject json.RawMessage
+		Webhook json.RawMessage // demo_webhook_test.go reads it
 		Rollup  struct {
 			Backfill, Late          rollup.Result
 			Day                     time.Time

@@ -43,6 +43,10 @@
 //	pipe outbox status                each outbox stream's lag, oldest unpublished row, rate, dead rows
 //	pipe outbox retry STREAM          release dead messages (and those held behind them) to publish
 //	pipe outbox prune                 delete published outbox rows past --retain, once
+//	pipe serve                        serve the registered webhook receivers, /metrics and /healthz
+//	pipe webhooks endpoints add|list|enable|disable|rotate-secret
+//	                                  the stock webhook endpoints (pipe.webhook_endpoints)
+//	pipe webhooks deliveries          delivery attempts from the stock ledger (--endpoint, --event)
 //	pipe demo                         import, export, roll up, refresh and erase on a small forum,
 //	                                  then a three-step job that fails once and recovers
 //	pipe completion SHELL             the shell's completion script

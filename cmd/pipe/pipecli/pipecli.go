@@ -21,6 +21,10 @@ type Options struct {
 	// worker, and `pipe tasks list` shows their cron, zone and next run. The
 	// jobs the tasks enqueue belong in Jobs.
 	Tasks []*pipeline.Task
+	// Receivers are the inbound webhooks (webhook.NewReceiver) `pipe serve`
+	// mounts at their paths; their jobs run in `pipe worker` beside Jobs
+	// (listing one in Jobs too is the same job). Default none.
+	Receivers []Receiver
 	// Commands add commands beside the stock ones: each function is called
 	// once per Execute, with the command line's [Env], and answers a command
 	// for the root. A name the stock pipe already uses panics. Default none.
@@ -139,6 +143,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
 		a.mcpCommand(), a.consoleCommand(), a.outboxCommand(),
 	)
+	root.AddCommand(a.webhooksCommand(), a.serveCommand())
 	a.addCommands(root)
 	return root
 }

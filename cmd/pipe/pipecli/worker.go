@@ -98,7 +98,7 @@ func (f workerFlags) config(c *cobra.Command) (pipeline.WorkerConfig, error) {
 // pipe.export) and the
 // jobs this pipe was built with.
 func (a *app) registry() (*pipeline.Registry, error) {
-	return pipeline.NewRegistry(append(stockJobs(), a.opts.Jobs...)...)
+	return pipeline.NewRegistry(append(append(stockJobs(), a.opts.Jobs...), a.receiverJobs()...)...)
 }
 
 // stockJobs are the jobs every pipe runs: the ones its commands enqueue.

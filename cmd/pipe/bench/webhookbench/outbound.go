@@ -1,0 +1,134 @@
+package webhookbench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/pipeline"
+	"github.com/pipekit/pipe/webhook"
+)
+
+const outboundJob = "pipe.bench.webhooks.out"
+
+// delivery is the bench webhook's input.
+type delivery struct {
+	N int `json:"n"`
+}
+
+var eventBody = []byte(`{"type":"orders.paid","order":{"id":"o-1001","total":4200,"currency":"EUR"}}`)
+
+// outbound answers the anchor's POSTs a second, then pipe's deliveries a
+// second, to the same local server at the same concurrency.
+func outbound(ctx context.Context, pool *pgxpool.Pool, o Options) (anchor, pipe float64, err error) {
+	url, stop, err := server(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer stop()
+	c := client(o.Concurrency)
+	anchor, err = loop(o.Deliveries, o.Concurrency, func(int) error {
+		resp, err := c.Post(url, "application/json", bytes.NewReader(eventBody))
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	pipe, err = deliverAll(ctx, pool, o, url)
+	return anchor, pipe, err
+}
+
+// deliverAll enqueues the deliveries, then times a worker of Concurrency
+// slots delivering them all, the ledger on.
+func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string) (float64, error) {
+	secret := webhook.NewSecret()
+	ledger := webhook.PostgresLedger(pool)
+	defer ledger.Close()
+	job, err := webhook.New(outboundJob, func(d delivery) string { return strconv.Itoa(d.N) }, webhook.Options[delivery]{
+		Endpoint: func(context.Context, delivery) (webhook.Endpoint, error) {
+			return webhook.Endpoint{ID: "bench", URL: url, Secrets: []string{secret}}, nil
+		},
+		Event: func(_ context.Context, d delivery) (webhook.Event, error) {
+			return webhook.Event{ID: "evt-" + strconv.Itoa(d.N), Topic: "orders.paid", Body: eventBody}, nil
+		},
+		Ledger: ledger, AllowHTTP: true, AllowPrivate: true, MaxConnsPerHost: o.Concurrency,
+		Job: pipeline.JobOptions[delivery, webhook.Result]{Queue: outboundJob},
+	})
+	if err != nil {
+		return 0, err
+	}
+	defer clean(pool, outboundJob)
+	ins := make([]delivery, o.Deliveries)
+	for i := range ins {
+		ins[i] = delivery{N: i}
+	}
+	for lo := 0; lo < len(ins); lo += pipeline.MaxEnqueueBatch {
+		if _, err := job.EnqueueMany(ctx, pool, ins[lo:min(lo+pipeline.MaxEnqueueBatch, len(ins))]); err != nil {
+			return 0, err
+		}
+	}
+	reg, err := pipeline.NewRegistry(job)
+	if err != nil {
+		return 0, err
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{outboundJob: o.Concurrency},
+		PollInterval: 5 * time.Millisecond, IdlePollMax: 20 * time.Millisecond, Logger: o.Logger})
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if err := w.Start(ctx); err != nil {
+		return 0, err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = w.Shutdown(sctx)
+	}()
+	if err := awaitDone(ctx, pool, outboundJob, o.Deliveries); err != nil {
+		return 0, err
+	}
+	return float64(o.Deliveries) / time.Since(start).Seconds(), nil
+}
+
+// awaitDone waits until n runs of name are done; a run dead or failed is
+// an error.
+func awaitDone(ctx context.Context, pool *pgxpool.Pool, name string, n int) error {
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		var done, bad int
+		err := pool.QueryRow(ctx, `select count(*) filter (where state = 'done'), count(*) filter (where state in ('dead', 'failed'))
+			from pipe.jobs where name = $1`, name).Scan(&done, &bad)
+		switch {
+		case err != nil:
+			return err
+		case bad > 0:
+			return fmt.Errorf("%d deliveries failed", bad)
+		case done >= n:
+			return nil
+		case time.Now().After(deadline):
+			return fmt.Errorf("%d of %d deliveries done after 10 minutes", done, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// clean removes the bench's runs and ledger rows.
+func clean(pool *pgxpool.Pool, name string) {
+	ctx := context.Background()
+	_, _ = pool.Exec(ctx, `delete from pipe.jobs where name = $1`, name)
+	_, _ = pool.Exec(ctx, `delete from pipe.webhook_deliveries where job = $1`, name)
+}

@@ -1,0 +1,142 @@
+// Package webhookbench is `pipe bench webhooks`: outbound deliveries a
+// second beside a plain keep-alive net/http POST loop to the same server at
+// the same concurrency, and inbound acknowledgements a second (each after a
+// durable commit) beside a naive receiver that commits one INSERT per
+// request, with the ack latency at a fixed rate.
+package webhookbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Options size the bench. Zero fields take the defaults named.
+type Options struct {
+	// Deliveries is how many outbound deliveries are timed. Default 5,000.
+	Deliveries int
+	// Concurrency is the outbound runs (and anchor loops) at once.
+	// Default 256.
+	Concurrency int
+	// Requests is how many inbound requests are timed. Default 10,000.
+	Requests int
+	// Senders is the inbound senders at once. Default 64.
+	Senders int
+	// Rate is the request rate of the latency figure. Default 500/s.
+	Rate int
+	// RateFor is how long the latency figure sends. Default 5s.
+	RateFor time.Duration
+	// Logger receives the worker's warnings. Default none.
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&o.Deliveries, 5000)
+	def(&o.Concurrency, 256)
+	def(&o.Requests, 10000)
+	def(&o.Senders, 64)
+	def(&o.Rate, 500)
+	if o.RateFor == 0 {
+		o.RateFor = 5 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Result are the figures, each beside its anchor.
+type Result struct {
+	Concurrency       int     `json:"concurrency"`
+	OutboundPerSec    float64 `json:"outboundDeliveriesPerSec"`
+	OutboundAnchor    float64 `json:"outboundPlainPostsPerSec"`
+	OutboundRatio     float64 `json:"outboundRatio"`
+	Senders           int     `json:"senders"`
+	InboundPerSec     float64 `json:"inboundAcksPerSec"`
+	InboundAnchor     float64 `json:"inboundNaiveAcksPerSec"`
+	InboundRatio      float64 `json:"inboundRatio"`
+	Rate              int     `json:"rate"`
+	AckP50Ms          float64 `json:"ackP50Ms"`
+	AckP99Ms          float64 `json:"ackP99Ms"`
+	AnchorAckP99Ms    float64 `json:"naiveAckP99Ms"`
+	InboundTargetPass bool    `json:"inboundTargetsMet"`
+}
+
+// Run measures every figure and prints each line to out.
+func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Result, error) {
+	o = o.withDefaults()
+	r := Result{Concurrency: o.Concurrency, Senders: o.Senders, Rate: o.Rate}
+	var err error
+	if r.OutboundAnchor, r.OutboundPerSec, err = outbound(ctx, pool, o); err != nil {
+		return r, err
+	}
+	r.OutboundRatio = r.OutboundPerSec / r.OutboundAnchor
+	fmt.Fprintf(out, "outbound, %d at once: %.0f deliveries/s (ledger on) vs %.0f plain keep-alive POSTs/s = %.2fx\n",
+		o.Concurrency, r.OutboundPerSec, r.OutboundAnchor, r.OutboundRatio)
+	if err := inbound(ctx, pool, o, &r); err != nil {
+		return r, err
+	}
+	r.InboundRatio = r.InboundPerSec / r.InboundAnchor
+	r.InboundTargetPass = r.InboundPerSec >= 3000 && r.AckP99Ms <= 25
+	fmt.Fprintf(out, "inbound, %d senders: %.0f acks/s (each after its commit) vs %.0f naive (one INSERT commit a request) = %.2fx; target 3,000/s: %.2fx\n",
+		o.Senders, r.InboundPerSec, r.InboundAnchor, r.InboundRatio, r.InboundPerSec/3000)
+	fmt.Fprintf(out, "inbound ack at %d req/s: p50 %.1f ms, p99 %.1f ms (naive p99 %.1f ms); target p99 25 ms: %.2fx\n",
+		o.Rate, r.AckP50Ms, r.AckP99Ms, r.AnchorAckP99Ms, r.AckP99Ms/25)
+	return r, nil
+}
+
+// server serves h on loopback with keep-alive until the answer's stop.
+func server(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// client is a keep-alive client with conns connections per host.
+func client(conns int) *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConns: conns * 2, MaxIdleConnsPerHost: conns, IdleConnTimeout: time.Minute}}
+}
+
+// loop runs n calls of fn over conc goroutines and answers calls/s.
+func loop(n, conc int, fn func(i int) error) (float64, error) {
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	errs := make(chan error, conc)
+	start := time.Now()
+	for range conc {
+		go func() {
+			var first error
+			for i := range next {
+				if err := fn(i); err != nil && first == nil {
+					first = err
+				}
+			}
+			errs <- first
+		}()
+	}
+	var err error
+	for range conc {
+		if e := <-errs; e != nil && err == nil {
+			err = e
+		}
+	}
+	return float64(n) / time.Since(start).Seconds(), err
+}

@@ -1,0 +1,4 @@
+-- One endpoint.
+select id, url, secrets, enabled, consecutive_failures, created_at, updated_at
+from pipe.webhook_endpoints
+where id = $1

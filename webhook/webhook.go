@@ -1,0 +1,181 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// New declares an outbound webhook: each run delivers one event to one
+// endpoint, both read by every attempt (Options.Endpoint, Options.Event),
+// signed, posted once, and recorded in the ledger. The fan-out is the app's
+// own EnqueueMany over its subscriptions; retry, backoff and disable-after-N
+// are per endpoint. name and key are required, as for every job: key
+// answers a run's idempotency key from its input (endpoint and event,
+// usually), so an event enqueued twice for one endpoint is one delivery.
+func New[In any](name string, key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
+	if faults := o.faults(); len(faults) > 0 {
+		return nil, errcode.New(errcode.JobDeclarationInvalid, "webhook %s: %s", label(name), strings.Join(faults, "; ")).
+			WithFix("correct each named field of the webhook's Options")
+	}
+	d := &deliverer[In]{name: name, o: o.withDefaults(), client: newClient(o)}
+	return pipeline.NewJob(name, key, d.run, d.o.Job)
+}
+
+// MustNew is [New] that panics on a bad declaration, for package-level
+// variables.
+func MustNew[In any](name string, key func(In) string, o Options[In]) *pipeline.Job[In, Result] {
+	j, err := New(name, key, o)
+	if err != nil {
+		panic(err)
+	}
+	return j
+}
+
+func (o Options[In]) faults() []string {
+	var f []string
+	if o.Endpoint == nil {
+		f = append(f, "Endpoint is nil")
+	}
+	if o.Event == nil {
+		f = append(f, "Event is nil")
+	}
+	switch o.Signing {
+	case "", SignStandard, SignTimestamp:
+	default:
+		f = append(f, "Signing is neither standard nor timestamp")
+	}
+	if o.MaxConnsPerHost < 0 {
+		f = append(f, "MaxConnsPerHost is negative")
+	}
+	return f
+}
+
+func (o Options[In]) withDefaults() Options[In] {
+	if o.Signing == "" {
+		o.Signing = SignStandard
+	}
+	if o.DisableAfter == 0 {
+		o.DisableAfter = DefaultDisableAfter
+	}
+	return o
+}
+
+func label(name string) string {
+	if strings.TrimSpace(name) == "" {
+		return "(unnamed)"
+	}
+	return name
+}
+
+// deliverer is one declared webhook; run is its body.
+type deliverer[In any] struct {
+	name   string
+	o      Options[In]
+	client *client
+}
+
+// run delivers once: reads the endpoint and the event, posts, records the
+// attempt, and counts a run that ends failed against the endpoint.
+func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
+	ep, err := d.o.Endpoint(ctx, r.Input)
+	if err != nil {
+		return Result{}, err
+	}
+	if ep.Disabled {
+		return Result{}, errcode.New(errcode.WebhookEndpointDisabled, "webhook %s: the endpoint is disabled", d.name).
+			WithFix("re-enable the endpoint once its owner has fixed it (pipe webhooks endpoints enable ID), then requeue the run")
+	}
+	ev, err := d.o.Event(ctx, r.Input)
+	if err != nil {
+		return Result{}, err
+	}
+	if !validEventID(ev.ID) {
+		return Result{}, errcode.New(errcode.WebhookEventInvalid, "webhook %s: the event id is not 1-256 printable ASCII characters", d.name).
+			WithFix("give every event an id of 1-256 printable ASCII characters")
+	}
+	att := Attempt{Job: d.name, RunID: r.RunID, EndpointID: ep.ID, EventID: ev.ID, Attempt: r.Attempt, Bytes: int64(len(ev.Body)), At: time.Now()}
+	status, err := d.send(ctx, ep, ev)
+	att.DurationMs = time.Since(att.At).Milliseconds()
+	att.Status, att.Outcome, att.Code = status, outcomeOf(err), errcode.CodeOf(err)
+	// The attempt's context may have ended (its timeout cut the request):
+	// the ledger row and the failure count are written past it, bounded.
+	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+	defer cancel()
+	if d.o.Ledger != nil {
+		if lerr := d.o.Ledger.Record(after, att); lerr != nil && err == nil {
+			err = lerr // recorded or retried: a retry redelivers under the same webhook-id
+		}
+	}
+	if err != nil {
+		return Result{}, d.failed(after, r, ep.ID, err)
+	}
+	if d.o.Health != nil {
+		if herr := d.o.Health.Delivered(ctx, ep.ID); herr != nil {
+			return Result{}, herr
+		}
+	}
+	return Result{EndpointID: ep.ID, EventID: ev.ID, Status: status, Attempt: r.Attempt, DurationMs: att.DurationMs}, nil
+}
+
+// send posts the delivery within the job's Timeout, or DefaultTimeout when
+// the job declares none.
+func (d *deliverer[In]) send(ctx context.Context, ep Endpoint, ev Event) (int, error) {
+	if d.o.Job.Timeout == 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	return d.client.post(ctx, d.o, ep, ev)
+}
+
+// bookkeepingTimeout bounds the ledger row and the failure count written
+// after an attempt.
+const bookkeepingTimeout = 10 * time.Second
+
+// failed counts the run against the endpoint when this attempt ends it,
+// and answers the attempt's error.
+func (d *deliverer[In]) failed(ctx context.Context, r *pipeline.Run[In], endpointID string, err error) error {
+	ends := r.FinalAttempt || errcode.Classify(err) == errcode.Terminal
+	if !ends || d.o.Health == nil {
+		return err
+	}
+	if _, herr := d.o.Health.Failed(ctx, endpointID, d.o.DisableAfter); herr != nil {
+		return errors.Join(err, herr)
+	}
+	return err
+}
+
+func outcomeOf(err error) Outcome {
+	switch errcode.CodeOf(err) {
+	case "":
+		if err == nil {
+			return Delivered
+		}
+		return Failed
+	case errcode.WebhookDeliveryThrottled:
+		return Throttled
+	case errcode.WebhookDeliveryRejected:
+		return Rejected
+	case errcode.WebhookEndpointInvalid, errcode.WebhookEndpointDisabled:
+		return Refused
+	}
+	return Failed
+}
+
+// validEventID answers whether id is 1-256 printable ASCII characters.
+func validEventID(id string) bool {
+	if len(id) == 0 || len(id) > 256 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x20 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
