@@ -121,3 +121,13 @@ const (
 	DefaultXIDAge           = 1_000_000_000
 	DefaultHealthEvery      = time.Second
 )
+
+// Request is the input of a pass declared without Go (pipe.json, `pipe
+// backfill run`): Pass labels it, and [PassKey] is its idempotency key, so
+// one pass of a label is live at a time.
+type Request struct {
+	Pass string `json:"pass,omitempty"`
+}
+
+// PassKey is the idempotency key of a pass of [Request].
+func PassKey(r Request) string { return "pass " + r.Pass }

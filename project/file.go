@@ -14,6 +14,8 @@ type File struct {
 	Views []View `json:"views,omitempty"`
 	// Tasks are the schedules that enqueue rollups and refreshes.
 	Tasks []Task `json:"tasks,omitempty"`
+	// Backfills are passes over a table's rows, a batch at a time.
+	Backfills []Backfill `json:"backfills,omitempty"`
 }
 
 // Rollup declares one rollup: each run re-reads the source from the first

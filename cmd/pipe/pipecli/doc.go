@@ -40,6 +40,10 @@
 //	pipe verify                       check every declaration of pipe.json against the live catalog
 //	pipe rollup run NAME              enqueue one run of a declared rollup now
 //	pipe views refresh VIEW           enqueue one refresh of a materialized view now
+//	pipe backfill run NAME            enqueue (--wait: run here) one pass of a declared backfill
+//	pipe backfill list|show           the ledger of backfill passes: cursor, rows, rate, ETA
+//	pipe backfill pause|resume|cancel RUN|NAME
+//	                                  hold, release or stop a pass between batches
 //	pipe demo                         import, export, roll up, refresh and erase on a small forum,
 //	                                  then a three-step job that fails once and recovers
 //	pipe completion SHELL             the shell's completion script

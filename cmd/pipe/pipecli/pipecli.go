@@ -129,7 +129,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.importCommand(),
 		a.exportCommand(),
 		a.subjectCommand(),
-		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
+		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(), a.backfillCommand(),
 	)
 	a.addCommands(root)
 	return root
