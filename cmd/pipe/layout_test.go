@@ -11,7 +11,7 @@ const module = "github.com/pipekit/pipe/"
 // The arrows of docs/architecture.md: nothing outside cmd/ imports cmd/;
 // only the stock main imports the bench room; pg imports errcode at most,
 // internal/ errcode and pg; the job core imports no room but errcode, pg and
-// internal/.
+// internal/; backfill builds on the job core alone.
 func TestTheArrowsPointDown(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -42,6 +42,8 @@ func TestTheArrowsPointDown(t *testing.T) {
 				t.Errorf("%s imports %s: internal/ imports errcode and pg at most", pkg, dep)
 			case pkg == "pipeline" && dep != "errcode" && dep != "pg" && !under("internal"):
 				t.Errorf("pipeline imports %s: the job core imports no room", dep)
+			case in("backfill") && dep != "pipeline" && dep != "errcode" && dep != "pg" && !under("internal"):
+				t.Errorf("%s imports %s: a backfill builds on the job core alone", pkg, dep)
 			}
 		}
 	}
