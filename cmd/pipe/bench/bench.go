@@ -1,6 +1,6 @@
 // Package bench is the stock pipe's bench room: the `pipe bench` commands
 // and, in its sub-packages, the harnesses behind them (jobbench, filebench,
-// consumerbench, subjectbench, rollupbench), which import the factories they
+// consumerbench, subjectbench, rollupbench, backfillbench), which import the factories they
 // measure. Only the stock binary links it — cmd/pipe adds [Command] through
 // pipecli.Options.Commands and calls [HelperMain] — so an application that
 // embeds pipecli does not carry the benches.
@@ -11,6 +11,7 @@
 //	pipe bench consumer    a consumer's items a second beside a plain loop
 //	pipe bench subject     the erase and export of one person among 1,000,000 rows
 //	pipe bench rollup      a rollup's run at 1M and 10M rows of source
+//	pipe bench backfill    a backfill pass beside the single UPDATE, an app writing meanwhile
 //
 // The anchors the figures stand beside (River, DBOS, psql, pgloader) are in
 // the repository's bench/anchors, and bench/run-anchors.sh runs them and
@@ -35,7 +36,7 @@ import (
 // pipecli.Options.Commands.
 func Command(env pipecli.Env) *cobra.Command {
 	return pipecli.Group("bench", "Measure pipe against the database", jobsCommand(env), importCommand(env), exportCommand(env),
-		consumerCommand(env), subjectCommand(env), rollupCommand(env))
+		consumerCommand(env), subjectCommand(env), rollupCommand(env), backfillCommand(env))
 }
 
 // HelperMain makes the program able to serve as the benches' helper
