@@ -91,8 +91,19 @@ func Show(ctx context.Context, db pipeline.DB, ref string) (Pass, error) {
 	return ps[0], nil
 }
 
+// InFlight answers the passes running, paused or waiting, newest first, at
+// most limit (`pipe jobs list` shows them).
+func InFlight(ctx context.Context, db pipeline.DB, limit int) ([]Pass, error) {
+	rows, _ := db.Query(ctx, sqlInFlight, limit)
+	return scanPasses(ctx, rows)
+}
+
 func list(ctx context.Context, db pipeline.DB, id *uuid.UUID, name *string, limit int) ([]Pass, error) {
 	rows, _ := db.Query(ctx, sqlLedgerList, id, name, limit)
+	return scanPasses(ctx, rows)
+}
+
+func scanPasses(ctx context.Context, rows pgx.Rows) ([]Pass, error) {
 	var p Pass
 	var run, job uuid.UUID
 	var out []Pass

@@ -130,4 +130,9 @@ type Request struct {
 }
 
 // PassKey is the idempotency key of a pass of [Request].
-func PassKey(r Request) string { return "pass " + r.Pass }
+func PassKey(r Request) string {
+	if r.Pass == "" {
+		return "pass"
+	}
+	return "pass " + r.Pass
+}

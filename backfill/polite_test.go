@@ -72,6 +72,9 @@ func TestAnOperatorPausesAndResumesAPass(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "paused" })
+	if in, err := backfill.InFlight(ctx, pool, 10); err != nil || len(in) != 1 || in[0].RunID != res.RunID {
+		t.Fatalf("in flight: %+v (%v)", in, err)
+	}
 	time.Sleep(500 * time.Millisecond) // a paused pass works no batch
 	if q, _ := backfill.Show(ctx, pool, res.RunID); q.Rows != p.Rows || q.State != "paused" {
 		t.Fatalf("a paused pass went on: %d rows, then %d (%s)", p.Rows, q.Rows, q.State)

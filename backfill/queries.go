@@ -24,6 +24,7 @@ var (
 	sqlLedgerDone   = mustQuery("ledger_done")
 	sqlLedgerReport = mustQuery("ledger_report")
 	sqlLedgerList   = mustQuery("ledger_list")
+	sqlInFlight     = mustQuery("ledger_in_flight")
 	sqlLedgerHold   = mustQuery("ledger_hold")
 	sqlLedgerHeld   = mustQuery("ledger_held")
 	sqlLedgerCancel = mustQuery("ledger_cancel")

@@ -1,6 +1,7 @@
 package pipecli_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/pipekit/pipe/backfill"
@@ -34,6 +35,12 @@ func TestABackfillDeclaredInPipeJSONRunsFromTheCLI(t *testing.T) {
 	}
 	r = b.pipe(t, "backfill", "show", "fill-cents")
 	wantOK(t, r)
+	r = b.pipe(t, "jobs", "show", list.Passes[0].JobID, "--json")
+	wantOK(t, r)
+	var show struct{ Backfill *backfill.Pass }
+	if err := json.Unmarshal([]byte(r.stdout), &show); err != nil || show.Backfill == nil || show.Backfill.Rows != 400 {
+		t.Fatalf("jobs show holds no ledger row: %s", r.stdout)
+	}
 	r = b.pipe(t, "backfill", "pause", "fill-cents", "--json")
 	if r.code == 0 {
 		t.Fatalf("a finished pass was paused: %s", r.stdout)
