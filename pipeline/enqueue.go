@@ -78,7 +78,7 @@ func (j *Job[In, Out]) EnqueueMany(ctx context.Context, db DB, ins []In, opts ..
 	}
 	if len(ins) > MaxEnqueueBatch {
 		return nil, errcode.New(errcode.JobEnqueueBatchTooLarge, "job %s: %d inputs is more than %d", j.spec.name, len(ins), MaxEnqueueBatch).
-			WithFix("split the inputs into batches of at most 10,000")
+			WithFix("split the inputs into batches of at most 10,000, or page a query with backfill.EnqueueAll")
 	}
 	if o.RunID != "" {
 		return nil, errcode.New(errcode.Invariant, "job %s: EnqueueMany takes no RunID", j.spec.name).

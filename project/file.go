@@ -16,6 +16,8 @@ type File struct {
 	Tasks []Task `json:"tasks,omitempty"`
 	// Outbox is the outbox relay the worker runs. Default none.
 	Outbox *Outbox `json:"outbox,omitempty"`
+	// Backfills are passes over a table's rows, a batch at a time.
+	Backfills []Backfill `json:"backfills,omitempty"`
 }
 
 // Rollup declares one rollup: each run re-reads the source from the first

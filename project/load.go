@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pipekit/pipe/backfill"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/pgcatalog"
 	"github.com/pipekit/pipe/outbox"
@@ -37,7 +38,7 @@ type Project struct {
 
 // Declaration is one rollup or view refresh of the file, as a job.
 type Declaration struct {
-	// Kind is "rollup" or "view".
+	// Kind is "rollup", "view" or "backfill".
 	Kind string
 	// Name is the job's name.
 	Name string
@@ -47,6 +48,8 @@ type Declaration struct {
 	Rollup *pipeline.Job[rollup.Request, rollup.Result]
 	// Refresh is the job as a refresh (nil for a rollup).
 	Refresh *pipeline.Job[views.Request, views.Result]
+	// Backfill is the job as a backfill pass.
+	Backfill *pipeline.Job[backfill.Request, backfill.Result]
 }
 
 // Load reads and declares the project file at path. A file that does not
@@ -99,6 +102,11 @@ func Declare(path string, f File) (*Project, error) {
 	for i, v := range f.Views {
 		d, err := declareView(v)
 		errs = appendAt(errs, fmt.Sprintf("views[%d]", i), err)
+		p.add(d, &errs)
+	}
+	for i, b := range f.Backfills {
+		d, err := declareBackfill(b)
+		errs = appendAt(errs, fmt.Sprintf("backfills[%d]", i), err)
 		p.add(d, &errs)
 	}
 	for i, t := range f.Tasks {
@@ -253,6 +261,8 @@ func (p *Project) declareTask(t Task) (*pipeline.Task, error) {
 			missing = append(missing, name)
 		case d.Rollup != nil:
 			entries = append(entries, pipeline.Entry(d.Rollup, func(pipeline.Occurrence) rollup.Request { return rollup.Request{} }))
+		case d.Backfill != nil:
+			entries = append(entries, pipeline.Entry(d.Backfill, func(pipeline.Occurrence) backfill.Request { return backfill.Request{} }))
 		default:
 			entries = append(entries, pipeline.Entry(d.Refresh, func(pipeline.Occurrence) views.Request { return views.Request{} }))
 		}

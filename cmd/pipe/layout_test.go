@@ -13,7 +13,7 @@ const module = "github.com/pipekit/pipe/"
 // internal/ errcode and pg; the job core imports no room but errcode, pg and
 // internal/; the outbox builds on the consumer room and the core alone, and
 // its root package links no broker client; webhook imports the core,
-// errcode, pg and internal/ only.
+// errcode, pg and internal/ only; backfill builds on the job core alone.
 func TestTheArrowsPointDown(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -50,6 +50,8 @@ func TestTheArrowsPointDown(t *testing.T) {
 				t.Errorf("%s imports %s: the outbox builds on the consumer room and the core alone, and its root links no broker", pkg, dep)
 			case in("webhook") && dep != "errcode" && dep != "pg" && dep != "pipeline" && !under("internal") && !under("webhook"):
 				t.Errorf("%s imports %s: webhook builds on the core alone", pkg, dep)
+			case in("backfill") && dep != "pipeline" && dep != "errcode" && dep != "pg" && !under("internal"):
+				t.Errorf("%s imports %s: a backfill builds on the job core alone", pkg, dep)
 			}
 		}
 	}

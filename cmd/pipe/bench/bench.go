@@ -1,6 +1,6 @@
 // Package bench is the stock pipe's bench room: the `pipe bench` commands
 // and, in its sub-packages, the harnesses behind them (jobbench, filebench,
-// consumerbench, subjectbench, rollupbench, outboxbench, webhookbench), which import the factories they
+// consumerbench, subjectbench, rollupbench, outboxbench, webhookbench, backfillbench), which import the factories they
 // measure. Only the stock binary links it — cmd/pipe adds [Command] through
 // pipecli.Options.Commands and calls [HelperMain] — so an application that
 // embeds pipecli does not carry the benches.
@@ -13,6 +13,7 @@
 //	pipe bench rollup      a rollup's run at 1M and 10M rows of source
 //	pipe bench outbox      the outbox relay to JetStream beside the spec's loop, staging, lag
 //	pipe bench webhooks    deliveries and receiver acks a second beside plain HTTP and a naive receiver
+//	pipe bench backfill    a backfill pass beside the single UPDATE, an app writing meanwhile
 //
 // The anchors the figures stand beside (River, DBOS, psql, pgloader) are in
 // the repository's bench/anchors, and bench/run-anchors.sh runs them and
@@ -37,7 +38,8 @@ import (
 // pipecli.Options.Commands.
 func Command(env pipecli.Env) *cobra.Command {
 	return pipecli.Group("bench", "Measure pipe against the database", jobsCommand(env), importCommand(env), exportCommand(env),
-		consumerCommand(env), subjectCommand(env), rollupCommand(env), outboxCommand(env), webhooksCommand(env))
+		consumerCommand(env), subjectCommand(env), rollupCommand(env), outboxCommand(env), webhooksCommand(env),
+		backfillCommand(env))
 }
 
 // HelperMain makes the program able to serve as the benches' helper

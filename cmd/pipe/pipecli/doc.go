@@ -47,6 +47,10 @@
 //	pipe webhooks endpoints add|list|enable|disable|rotate-secret
 //	                                  the stock webhook endpoints (pipe.webhook_endpoints)
 //	pipe webhooks deliveries          delivery attempts from the stock ledger (--endpoint, --event)
+//	pipe backfill run NAME            enqueue (--wait: run here) one pass of a declared backfill
+//	pipe backfill list|show           the ledger of backfill passes: cursor, rows, rate, ETA
+//	pipe backfill pause|resume|cancel RUN|NAME
+//	                                  hold, release or stop a pass between batches
 //	pipe demo                         import, export, roll up, refresh and erase on a small forum,
 //	                                  then a three-step job that fails once and recovers
 //	pipe completion SHELL             the shell's completion script

@@ -25,7 +25,7 @@ func (a *app) jobsListCommand() *cobra.Command {
 			if f.CreatedTo, err = parseInstant(c, "created-to", to); err != nil {
 				return err
 			}
-			return a.withAdmin(c.Context(), func(adm *pipeline.Admin) error {
+			return a.withAdminDB(c.Context(), func(adm *pipeline.Admin, db pipeline.DB) error {
 				page, err := adm.List(c.Context(), f)
 				if err != nil {
 					return err
@@ -33,10 +33,17 @@ func (a *app) jobsListCommand() *cobra.Command {
 				if page.Jobs == nil {
 					page.Jobs = []pipeline.JobRow{}
 				}
-				if a.json {
-					return printJSON(a.stdout, page)
+				passes, err := inFlight(c.Context(), db, f.Limit)
+				if err != nil {
+					return err
 				}
-				return a.renderPage(page)
+				if a.json {
+					return printJSON(a.stdout, pageJSON{Page: page, Backfills: passes})
+				}
+				if err := a.renderPage(page); err != nil {
+					return err
+				}
+				return renderPasses(a.stdout, passes)
 			})
 		},
 	}

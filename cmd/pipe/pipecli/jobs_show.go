@@ -23,13 +23,22 @@ func (a *app) jobsShowCommand() *cobra.Command {
 		Short: "Show one run: its row, steps, last error and journal",
 		Args:  exactArgs("ID"),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.withAdmin(c.Context(), func(adm *pipeline.Admin) error {
+			return a.withAdminDB(c.Context(), func(adm *pipeline.Admin, db pipeline.DB) error {
 				d, err := adm.Show(c.Context(), args[0])
 				if err != nil {
 					return err
 				}
+				pass, err := runPass(c.Context(), db, d)
+				if err != nil {
+					return err
+				}
 				if a.json {
-					return printJSON(a.stdout, showJSON(d))
+					out := showJSON(d)
+					out.Backfill = pass
+					return printJSON(a.stdout, out)
+				}
+				if pass != nil {
+					fmt.Fprintln(a.stdout, "backfill: "+passLine(*pass))
 				}
 				return renderRun(a.stdout, d)
 			})

@@ -5,16 +5,19 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/pipekit/pipe/backfill"
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/pipeline"
 )
 
 // runJSON is what `pipe jobs show --json` prints: the run, and for a
 // consumer's run its status under "consumer" ({key, lastBatchAt, lag,
-// items, batches}).
+// items, batches}), for a backfill pass its ledger row under "backfill".
 type runJSON struct {
 	*pipeline.RunDetail
 	Consumer *consumer.Status `json:"consumer,omitempty"`
+	// Backfill is a backfill pass's ledger row.
+	Backfill *backfill.Pass `json:"backfill,omitempty"`
 }
 
 func showJSON(d *pipeline.RunDetail) runJSON {

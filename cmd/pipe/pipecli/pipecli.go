@@ -140,7 +140,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.importCommand(),
 		a.exportCommand(),
 		a.subjectCommand(),
-		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(),
+		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(), a.backfillCommand(),
 		a.mcpCommand(), a.consoleCommand(), a.outboxCommand(),
 	)
 	root.AddCommand(a.webhooksCommand(), a.serveCommand())

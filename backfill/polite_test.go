@@ -1,0 +1,172 @@
+package backfill_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/pipekit/pipe/backfill"
+	"github.com/pipekit/pipe/fixtures"
+)
+
+// A row lock held by another session makes the batch that meets it roll
+// back and retry smaller after a back-off — it never queues behind the
+// lock — and the pass finishes once the lock goes.
+func TestABatchThatMeetsALockBacksOffSmaller(t *testing.T) {
+	pool := setup(t, 2000)
+	ctx := context.Background()
+	app, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = app.Rollback(ctx) }()
+	if _, err := app.Exec(ctx, `select * from orders where id = 1500 for update`); err != nil {
+		t.Fatal(err)
+	}
+	o := fillOptions()
+	o.Batch, o.MaxBatch = 400, 400
+	job := mustNew(t, "test.fill", o)
+	res, err := job.Enqueue(ctx, pool, Req{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "waiting" && p.PauseReason != nil })
+	if p.BatchSize >= 400 || p.Cursor == nil || atoi(t, *p.Cursor) >= 1500 {
+		t.Fatalf("the pass met the lock at %+v", p)
+	}
+	// The app's own write on a row the pass already worked is not held up.
+	start := time.Now()
+	if _, err := pool.Exec(ctx, `update orders set total = total where id = 2`); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("the app waited %s", took)
+	}
+	if err := app.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "done" {
+		t.Fatalf("the pass is %s", d.State)
+	}
+	if n := scalar[int64](t, pool, `select count(*) from orders where total_cents is distinct from round(total * 100)`); n != 0 {
+		t.Fatalf("%d rows do not hold their cents", n)
+	}
+}
+
+func TestAnOperatorPausesAndResumesAPass(t *testing.T) {
+	pool := setup(t, 3000)
+	ctx := context.Background()
+	o := fillOptions()
+	o.Rate = 1000
+	o.Poll = 50 * time.Millisecond
+	job := mustNew(t, "test.fill", o)
+	res, err := job.Enqueue(ctx, pool, Req{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.Rows > 0 })
+	if _, err := backfill.Pause(ctx, pool, "test.fill"); err != nil {
+		t.Fatal(err)
+	}
+	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "paused" })
+	if in, err := backfill.InFlight(ctx, pool, 10); err != nil || len(in) != 1 || in[0].RunID != res.RunID {
+		t.Fatalf("in flight: %+v (%v)", in, err)
+	}
+	time.Sleep(500 * time.Millisecond) // a paused pass works no batch
+	if q, _ := backfill.Show(ctx, pool, res.RunID); q.Rows != p.Rows || q.State != "paused" {
+		t.Fatalf("a paused pass went on: %d rows, then %d (%s)", p.Rows, q.Rows, q.State)
+	}
+	if _, err := backfill.Resume(ctx, pool, res.RunID); err != nil {
+		t.Fatal(err)
+	}
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "done" {
+		t.Fatalf("the pass is %s", d.State)
+	}
+	assertEachOnce(t, pool, 3000)
+}
+
+func TestTheRateCapsThePass(t *testing.T) {
+	pool := setup(t, 1500)
+	o := fillOptions()
+	o.Rate = 1000
+	start := time.Now()
+	d, _ := fixtures.Run(t, pool, mustNew(t, "test.fill", o), Req{Label: "a"})
+	if d.State != "done" {
+		t.Fatalf("the pass is %s", d.State)
+	}
+	// 1,500 rows at 1,000 a second: the last batch starts 1.4 s in at least.
+	if took := time.Since(start); took < 1400*time.Millisecond {
+		t.Fatalf("1500 rows at 1000/s took %s", took)
+	}
+}
+
+func TestTheBatchSizeMovesTowardItsTarget(t *testing.T) {
+	pool := setup(t, 20000)
+	// Each row sleeps 1ms: a 50ms target is about 50 rows a batch.
+	exec(t, pool, `create function slow(n numeric) returns bigint language sql as $$ select round(n * 100)::bigint from pg_sleep(0.001) $$`)
+	o := fillOptions()
+	o.SQL = `update orders set total_cents = slow(total) where id between $1 and $2`
+	o.Batch, o.Target, o.MinBatch = 10, 50*time.Millisecond, 1
+	job := mustNew(t, "test.fill", o)
+	res, err := job.Enqueue(context.Background(), pool, Req{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.Batches >= 12 })
+	// Started at 10, it doubles toward ~50 (a loaded machine makes rows
+	// slower, so the size lower): between 15 and 100.
+	if p.BatchSize < 15 || p.BatchSize > 100 {
+		t.Fatalf("after %d batches the size is %d", p.Batches, p.BatchSize)
+	}
+	if _, err := backfill.Cancel(context.Background(), pool, res.RunID, "test over"); err != nil {
+		t.Fatal(err)
+	}
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "cancelled" {
+		t.Fatalf("the cancelled pass is %s", d.State)
+	}
+}
+
+// A transaction held open past the limit makes the pass wait, saying why.
+func TestAPassWaitsWhileATransactionHoldsBackVacuum(t *testing.T) {
+	pool := setup(t, 1000)
+	ctx := context.Background()
+	old, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = old.Rollback(ctx) }()
+	if _, err := old.Exec(ctx, `select txid_current()`); err != nil {
+		t.Fatal(err)
+	}
+	o := fillOptions()
+	o.Health.TransactionAge = 100 * time.Millisecond
+	o.Health.Every = 10 * time.Millisecond
+	o.Poll = 50 * time.Millisecond
+	job := mustNew(t, "test.fill", o)
+	res, err := job.Enqueue(ctx, pool, Req{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "waiting" })
+	if p.Rows != 0 || p.PauseReason == nil {
+		t.Fatalf("the waiting pass is %+v", p)
+	}
+	_ = old.Rollback(ctx)
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "done" {
+		t.Fatalf("the pass is %s", d.State)
+	}
+}
+
+func atoi(t testing.TB, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
