@@ -102,11 +102,11 @@ func (a *app) demoCommand() *cobra.Command {
 // demoReport is what demo prints with --json.
 type demoReport struct {
 	Database string               `json:"database"`
-	Import  *importrows.Result   `json:"import"`
-	Export  *exportrows.Manifest `json:"export"`
-	Rollup  *demoRollupReport    `json:"rollup"`
-	Subject *demoSubjectReport   `json:"subject"`
-	Onboard *pipeline.RunDetail  `json:"onboard"`
+	Import   *importrows.Result   `json:"import"`
+	Export   *exportrows.Manifest `json:"export"`
+	Rollup   *demoRollupReport    `json:"rollup"`
+	Subject  *demoSubjectReport   `json:"subject"`
+	Onboard  *pipeline.RunDetail  `json:"onboard"`
 }
 
 // runDemo enqueues one demo run, works it to the end and answers it.

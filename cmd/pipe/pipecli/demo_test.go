@@ -33,9 +33,9 @@ func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
 	rep := decode[struct {
 		Database string
 		Import   importrows.Result
-		Export  exportrows.Manifest
-		Subject json.RawMessage
-		Rollup  struct {
+		Export   exportrows.Manifest
+		Subject  json.RawMessage
+		Rollup   struct {
 			Backfill, Late          rollup.Result
 			Day                     time.Time
 			Before, After, OrgAfter int64
