@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -130,9 +131,10 @@ func (f *faults) sqlSource(name pg.Relation, src *relation, s Source, into *rela
 	for _, g := range s.GroupBy {
 		has("Source.GroupBy", g)
 	}
-	for _, a := range s.Aggregates {
-		has("Source.Aggregates", a.Column)
-		f.add(into.types[a.Into] == "", "Source.Aggregates: the target has no column "+a.Into)
+	for i, a := range s.Aggregates {
+		at := "Source.Aggregates[" + strconv.Itoa(i) + "]"
+		has(at+".Column", a.Column)
+		f.add(into.types[a.Into] == "", at+".Into: the target has no column "+a.Into)
 	}
 }
 
