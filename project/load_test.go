@@ -1,11 +1,11 @@
 package project_test
 
 import (
-	"regexp"
 	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
