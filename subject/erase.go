@@ -59,8 +59,8 @@ type EraseResult struct {
 	// not theirs (another member's reply to the person's comment), their
 	// key set to null by a clear or by ON DELETE SET NULL — kept, never
 	// deleted.
-	Released int64 `json:"released"`
-	Objects []ObjectsDone `json:"objects,omitempty"`
+	Released int64         `json:"released"`
+	Objects  []ObjectsDone `json:"objects,omitempty"`
 	// Passes is how many passes over the tables the erase took: more than
 	// one when the app wrote the person's rows while it ran.
 	Passes int `json:"passes"`
