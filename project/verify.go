@@ -25,11 +25,7 @@ type Finding struct {
 func (p *Project) Verify(ctx context.Context, db pipeline.DB) ([]Finding, error) {
 	out := make([]Finding, 0, len(p.Declarations))
 	for _, d := range p.Declarations {
-		reg, err := pipeline.NewRegistry(d.Job)
-		if err != nil {
-			return nil, err
-		}
-		f := Finding{Kind: d.Kind, Name: d.Name, Err: d.inFileKeys(reg.Verify(ctx, db))}
+		f := Finding{Kind: d.Kind, Name: d.Name, Err: d.Verify(ctx, db)}
 		if f.Err != nil && (ctx.Err() != nil || errcode.CodeOf(f.Err) == "") {
 			return nil, f.Err // the database did not answer: no finding
 		}
@@ -49,4 +45,15 @@ func (d Declaration) inFileKeys(err error) error {
 		label = "refresh " + d.Name + ": "
 	}
 	return inFileKeys(err, d.at, label)
+}
+
+// Verify checks the declaration against the catalog db reaches, as a
+// worker does when it starts, its faults naming the file's keys: what
+// `pipe rollup run` and `pipe views refresh NAME` ask before they enqueue.
+func (d Declaration) Verify(ctx context.Context, db pipeline.DB) error {
+	reg, err := pipeline.NewRegistry(d.Job)
+	if err != nil {
+		return err
+	}
+	return d.inFileKeys(reg.Verify(ctx, db))
 }
