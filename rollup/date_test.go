@@ -59,6 +59,22 @@ func TestADateBucketColumnHoldsTheLocalDay(t *testing.T) {
 	}
 }
 
+// A Points source writes the same local days into a date column as the SQL
+// source does.
+func TestPointsIntoADateColumn(t *testing.T) {
+	pool := setup(t, strings.ReplaceAll(likesDDL, "day timestamptz not null", "day date not null"))
+	kolkata, _ := time.LoadLocation("Asia/Kolkata")
+	now := time.Now().In(kolkata)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, kolkata)
+	like(t, pool, 1, today.Add(10*time.Minute))
+	like(t, pool, 1, today.Add(-10*time.Minute))
+	runDone(t, pool, rollup.MustNew(rollup.WindowKey, pointsDaily("Asia/Kolkata", countInGo)), rollup.Request{})
+	want := []string{"1 " + today.AddDate(0, 0, -1).Format(time.DateOnly) + " 1", "1 " + today.Format(time.DateOnly) + " 1"}
+	if got := dayRows(t, pool); !slices.Equal(got, want) {
+		t.Fatalf("likes_per_day %v, want %v", got, want)
+	}
+}
+
 // dayRows answers likes_per_day as "org day likes", in key order.
 func dayRows(t *testing.T, pool *pgxpool.Pool) []string {
 	t.Helper()
