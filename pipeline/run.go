@@ -38,6 +38,7 @@ type claimed struct {
 	claims              int32
 	hasSteps            bool
 	now                 *time.Time // the database clock at the claim
+	began               time.Time  // this process's clock when the attempt began, for the settled log line
 	concurrencyKey      *string
 	traceParent         *string
 }

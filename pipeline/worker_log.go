@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"log/slog"
+	"time"
 )
 
 // workerLog writes the worker's events under stable names (jobs.*), always
@@ -20,3 +21,11 @@ func (l *workerLog) info(event string, args ...any)  { l.emit(slog.LevelInfo, ev
 func (l *workerLog) warn(event string, args ...any)  { l.emit(slog.LevelWarn, event, args...) }
 func (l *workerLog) error(event string, args ...any) { l.emit(slog.LevelError, event, args...) }
 func (l *workerLog) debug(event string, args ...any) { l.emit(slog.LevelDebug, event, args...) }
+
+// settled writes the one info line of a run that settled (completed, dead,
+// failed or cancelled): its job, id, state and how long its last attempt
+// ran — never its input, result or error values.
+func (l *workerLog) settled(row *claimed, state string) {
+	l.info("jobs.run.settled", "job", row.name, "id", row.id.String(), "state", state,
+		"duration", time.Since(row.began).Round(time.Millisecond).String())
+}

@@ -26,6 +26,7 @@ func (w *Worker) run(row *claimed) {
 	if !w.admit(row, spec) {
 		return
 	}
+	row.began = time.Now()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	ctx, span := w.startJobSpan(ctx, row)

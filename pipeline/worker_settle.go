@@ -65,6 +65,7 @@ func (w *Worker) completeRun(row *claimed, spec *jobSpec, result json.RawMessage
 	if ok {
 		w.stats.Completed.Add(1)
 		w.outcome(row.queue, "completed")
+		w.log.settled(row, "completed")
 		w.notifySettled(OutcomeCompleted, row, result, nil)
 	}
 }
@@ -102,7 +103,7 @@ func (w *Worker) handBack(row *claimed, spec *jobSpec, failure error) {
 func (w *Worker) cancelled(row *claimed) {
 	w.stats.Cancelled.Add(1)
 	w.outcome(row.queue, "cancelled")
-	w.log.info("jobs.run.cancelled", "job", row.name, "id", row.id.String())
+	w.log.settled(row, "cancelled")
 }
 
 // deferRun hands a run back uncounted; it answers whether the fence held.
@@ -197,10 +198,12 @@ func (w *Worker) bury(row *claimed, spec *jobSpec, record json.RawMessage) {
 		w.stats.DeadLettered.Add(1)
 		w.outcome(row.queue, "dead_lettered")
 		w.log.warn("jobs.run.dead", "job", row.name, "id", row.id.String(), "attempt", row.attempt, "code", recordCode(record))
+		w.log.settled(row, state)
 		w.notifySettled(OutcomeDeadLettered, row, nil, record)
 	default:
 		w.stats.Failed.Add(1)
 		w.outcome(row.queue, "failed")
+		w.log.settled(row, state)
 		w.notifySettled(OutcomeDropped, row, nil, record)
 	}
 }

@@ -58,8 +58,9 @@ type Bucket struct {
 	// Zone is the IANA zone the buckets are read in, such as UTC or
 	// America/New_York.
 	Zone string `json:"zone" jsonschema:"minLength=1"`
-	// Column is the target column (timestamptz) that holds a bucket's first
-	// instant; it is one of the key's columns.
+	// Column is the target column that holds a bucket: a timestamptz (its
+	// first instant), or for day and coarser units a date (its first local
+	// day); it is one of the key's columns.
 	Column string `json:"column" jsonschema:"minLength=1"`
 }
 

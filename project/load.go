@@ -50,6 +50,8 @@ type Declaration struct {
 	Refresh *pipeline.Job[views.Request, views.Result]
 	// Backfill is the job as a backfill pass.
 	Backfill *pipeline.Job[backfill.Request, backfill.Result]
+
+	at string // where the file declares it: rollups[0], views[1]
 }
 
 // Load reads and declares the project file at path. A file that does not
@@ -95,13 +97,15 @@ func Declare(path string, f File) (*Project, error) {
 	p := &Project{Path: path, File: f}
 	var errs []error
 	for i, r := range f.Rollups {
-		d, err := declareRollup(r)
-		errs = appendAt(errs, fmt.Sprintf("rollups[%d]", i), err)
+		at := fmt.Sprintf("rollups[%d]", i)
+		d, err := declareRollup(r, at)
+		errs = appendAt(errs, at, err)
 		p.add(d, &errs)
 	}
 	for i, v := range f.Views {
-		d, err := declareView(v)
-		errs = appendAt(errs, fmt.Sprintf("views[%d]", i), err)
+		at := fmt.Sprintf("views[%d]", i)
+		d, err := declareView(v, at)
+		errs = appendAt(errs, at, err)
 		p.add(d, &errs)
 	}
 	for i, b := range f.Backfills {
@@ -166,7 +170,9 @@ func (p *Project) Jobs() []pipeline.Registrable {
 
 var whereParam = regexp.MustCompile(`\$[0-9]`)
 
-func declareRollup(r Rollup) (*Declaration, error) {
+// declareRollup makes the rollup the file declares at at; its faults name
+// the file's keys (rollups[0].bucket.unit), never the Go fields.
+func declareRollup(r Rollup, at string) (*Declaration, error) {
 	var faults []string
 	lookback, err := pipeline.ParseDuration(r.Lookback)
 	if err != nil {
@@ -180,7 +186,8 @@ func declareRollup(r Rollup) (*Declaration, error) {
 	jo, jf := jobOptions[rollup.Request, rollup.Result](r.Queue, r.Attempts, r.Timeout)
 	faults = append(faults, jf...)
 	if len(faults) > 0 {
-		return nil, errcode.New(errcode.JobRollupInvalid, "rollup %s: %s", r.Name, strings.Join(faults, "; "))
+		return nil, errcode.New(errcode.JobRollupInvalid, "rollup %s: %s", r.Name, under(at, faults)).
+			WithFix("correct " + under(at, faults))
 	}
 	aggs := make([]rollup.Aggregate, len(r.Source.Aggregates))
 	for i, a := range r.Source.Aggregates {
@@ -193,24 +200,26 @@ func declareRollup(r Rollup) (*Declaration, error) {
 		Job:    jo,
 	})
 	if err != nil {
-		return nil, err
+		return nil, inFileKeys(err, at, "rollup "+r.Name+": ")
 	}
-	return &Declaration{Kind: "rollup", Name: r.Name, Job: job, Rollup: job}, nil
+	return &Declaration{Kind: "rollup", Name: r.Name, Job: job, Rollup: job, at: at}, nil
 }
 
-func declareView(v View) (*Declaration, error) {
+// declareView makes the view refresh the file declares at at.
+func declareView(v View, at string) (*Declaration, error) {
 	var faults []string
 	view := relation("view", v.View, &faults)
 	jo, jf := jobOptions[views.Request, views.Result](v.Queue, v.Attempts, v.Timeout)
 	faults = append(faults, jf...)
 	if len(faults) > 0 {
-		return nil, errcode.New(errcode.JobRefreshViewInvalid, "refresh %s: %s", v.Name, strings.Join(faults, "; "))
+		return nil, errcode.New(errcode.JobRefreshViewInvalid, "refresh %s: %s", v.Name, under(at, faults)).
+			WithFix("correct " + under(at, faults))
 	}
 	job, err := views.Refresh(views.Options{Name: v.Name, View: view, Concurrently: v.Concurrently, Job: jo})
 	if err != nil {
-		return nil, err
+		return nil, inFileKeys(err, at, "refresh "+v.Name+": ")
 	}
-	return &Declaration{Kind: "view", Name: v.Name, Job: job, Refresh: job}, nil
+	return &Declaration{Kind: "view", Name: v.Name, Job: job, Refresh: job, at: at}, nil
 }
 
 // relation reads a relation the file names as SQL writes it (an empty one
@@ -318,4 +327,14 @@ func located(raw []byte, err error) error {
 func (f File) declares(name string) bool {
 	return slices.ContainsFunc(f.Rollups, func(r Rollup) bool { return r.Name == name }) ||
 		slices.ContainsFunc(f.Views, func(v View) bool { return v.Name == name })
+}
+
+// under answers faults that each open with a key of the file, each under
+// at: "lookback: ..." becomes "rollups[0].lookback: ...".
+func under(at string, faults []string) string {
+	out := make([]string, len(faults))
+	for i, f := range faults {
+		out[i] = at + "." + f
+	}
+	return strings.Join(out, "; ")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -84,18 +85,18 @@ func TestTheSchemaAndTheLoaderRefuseTheSameFiles(t *testing.T) {
 	}{
 		"unknown field":  {`{"rollup": []}`, errcode.ConfigInvalid, `unknown field "rollup"`},
 		"unknown nested": {`{"rollups": [` + strings.Replace(goodRollup, `"name"`, `"nme": 1, "name"`, 1) + `]}`, errcode.ConfigInvalid, `unknown field "nme"`},
-		"bad unit":       {`{"rollups": [` + strings.Replace(goodRollup, `"day", "zone"`, `"fortnight", "zone"`, 1) + `]}`, errcode.JobRollupInvalid, `rollups[0]: X_JOB_ROLLUP_INVALID: rollup r: Bucket.Unit "fortnight"`},
-		"bad func":       {`{"rollups": [` + strings.Replace(goodRollup, `"count"`, `"median"`, 1) + `]}`, errcode.JobRollupInvalid, `Func "median"`},
-		"bad lookback":   {`{"rollups": [` + strings.Replace(goodRollup, `"2d"`, `"two days"`, 1) + `]}`, errcode.JobRollupInvalid, "lookback: X_DURATION_INVALID"},
-		"no key":         {`{"rollups": [` + strings.Replace(goodRollup, `"key": ["day"], `, ``, 1) + `]}`, errcode.JobRollupInvalid, "Key names no column"},
-		"no aggregates":  {`{"rollups": [` + strings.Replace(goodRollup, `[{"func": "count", "into": "n"}]`, `[]`, 1) + `]}`, errcode.JobRollupInvalid, "Source.Aggregates is empty"},
-		"bad attempts":   {`{"rollups": [` + strings.Replace(goodRollup, `"name"`, `"attempts": -1, "name"`, 1) + `]}`, errcode.JobRollupInvalid, "attempts is negative"},
+		"bad unit":       {`{"rollups": [` + strings.Replace(goodRollup, `"day", "zone"`, `"fortnight", "zone"`, 1) + `]}`, errcode.JobRollupInvalid, `rollups[0]: X_JOB_ROLLUP_INVALID: rollup r: rollups[0].bucket.unit "fortnight"`},
+		"bad func":       {`{"rollups": [` + strings.Replace(goodRollup, `"count"`, `"median"`, 1) + `]}`, errcode.JobRollupInvalid, `rollups[0].source.aggregates[0].func "median"`},
+		"bad lookback":   {`{"rollups": [` + strings.Replace(goodRollup, `"2d"`, `"two days"`, 1) + `]}`, errcode.JobRollupInvalid, "rollups[0].lookback: X_DURATION_INVALID"},
+		"no key":         {`{"rollups": [` + strings.Replace(goodRollup, `"key": ["day"], `, ``, 1) + `]}`, errcode.JobRollupInvalid, "rollups[0].key names no column"},
+		"no aggregates":  {`{"rollups": [` + strings.Replace(goodRollup, `[{"func": "count", "into": "n"}]`, `[]`, 1) + `]}`, errcode.JobRollupInvalid, "rollups[0].source.aggregates is empty"},
+		"bad attempts":   {`{"rollups": [` + strings.Replace(goodRollup, `"name"`, `"attempts": -1, "name"`, 1) + `]}`, errcode.JobRollupInvalid, "rollups[0].attempts is negative"},
 		"wrong type":     {`{"rollups": [` + strings.Replace(goodRollup, `["day"]`, `"day"`, 1) + `]}`, errcode.ConfigInvalid, "line 1, column"},
-		"no view":        {`{"views": [{"name": "v"}]}`, errcode.JobRefreshViewInvalid, "views[0]: X_JOB_REFRESH_VIEW_INVALID: refresh v: View is empty"},
+		"no view":        {`{"views": [{"name": "v"}]}`, errcode.JobRefreshViewInvalid, "views[0]: X_JOB_REFRESH_VIEW_INVALID: refresh v: views[0].view is empty"},
 		"bad catch-up":   {`{"views": [{"name": "v", "view": "m"}], "tasks": [{"name": "t", "cron": "@daily", "zone": "UTC", "run": ["v"], "catchUp": "all"}]}`, errcode.JobDeclarationInvalid, `CatchUp "all"`},
 		"no cron":        {`{"views": [{"name": "v", "view": "m"}], "tasks": [{"name": "t", "zone": "UTC", "run": ["v"]}]}`, errcode.JobDeclarationInvalid, "tasks[0]"},
 		"run nothing":    {`{"views": [{"name": "v", "view": "m"}], "tasks": [{"name": "t", "cron": "@daily", "zone": "UTC", "run": []}]}`, errcode.JobDeclarationInvalid, "the task has no entries"},
-		"bad timeout":    {`{"views": [{"name": "v", "view": "m", "timeout": "soon"}]}`, errcode.JobRefreshViewInvalid, "timeout: X_DURATION_INVALID"},
+		"bad timeout":    {`{"views": [{"name": "v", "view": "m", "timeout": "soon"}]}`, errcode.JobRefreshViewInvalid, "views[0].timeout: X_DURATION_INVALID"},
 		"trailing data":  {`{} {}`, errcode.ConfigInvalid, "data after the top-level object"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -105,6 +106,9 @@ func TestTheSchemaAndTheLoaderRefuseTheSameFiles(t *testing.T) {
 			_, err := project.Load(write(t, tc.doc))
 			if !errors.Is(err, tc.code) || !strings.Contains(err.Error(), tc.fault) {
 				t.Fatalf("Load answered %v; want %s naming %q", err, tc.code, tc.fault)
+			}
+			if f := goFieldName.FindString(err.Error() + " " + fixOf(err)); f != "" {
+				t.Fatalf("Load names the Go field %s, not the file's key: %v", f, err)
 			}
 		})
 	}
@@ -147,7 +151,18 @@ func write(t *testing.T, doc string) string {
 func TestARefusedDeclarationIsNamedOnce(t *testing.T) {
 	doc := `{"views": [{"name": "v"}], "tasks": [{"name": "t", "cron": "@daily", "zone": "UTC", "run": ["v"]}]}`
 	_, err := project.Load(write(t, doc))
-	if err == nil || !strings.Contains(err.Error(), "1 fault(s)") || !strings.Contains(err.Error(), "View is empty") {
+	if err == nil || !strings.Contains(err.Error(), "1 fault(s)") || !strings.Contains(err.Error(), "views[0].view is empty") {
 		t.Fatalf("Load answered %v; want the view's one fault", err)
 	}
+}
+
+// goFieldName matches the Go field paths a fault of pipe.json must not name.
+var goFieldName = regexp.MustCompile(`\b(Bucket|Source|Into|Key|Lookback|View|Timeout|Retry|Queue|Func|Aggregates)\b`)
+
+// fixOf answers a coded error's fix.
+func fixOf(err error) string {
+	if e, ok := errcode.As(err); ok {
+		return e.Fix
+	}
+	return ""
 }

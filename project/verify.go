@@ -25,15 +25,35 @@ type Finding struct {
 func (p *Project) Verify(ctx context.Context, db pipeline.DB) ([]Finding, error) {
 	out := make([]Finding, 0, len(p.Declarations))
 	for _, d := range p.Declarations {
-		reg, err := pipeline.NewRegistry(d.Job)
-		if err != nil {
-			return nil, err
-		}
-		f := Finding{Kind: d.Kind, Name: d.Name, Err: reg.Verify(ctx, db)}
+		f := Finding{Kind: d.Kind, Name: d.Name, Err: d.Verify(ctx, db)}
 		if f.Err != nil && (ctx.Err() != nil || errcode.CodeOf(f.Err) == "") {
 			return nil, f.Err // the database did not answer: no finding
 		}
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// inFileKeys answers a fault of the declaration naming the file's keys
+// (rollups[0].bucket.column), not the Go fields; nil for nil.
+func (d Declaration) inFileKeys(err error) error {
+	if err == nil || d.at == "" {
+		return err
+	}
+	label := "rollup " + d.Name + ": "
+	if d.Kind == "view" {
+		label = "refresh " + d.Name + ": "
+	}
+	return inFileKeys(err, d.at, label)
+}
+
+// Verify checks the declaration against the catalog db reaches, as a
+// worker does when it starts, its faults naming the file's keys: what
+// `pipe rollup run` and `pipe views refresh NAME` ask before they enqueue.
+func (d Declaration) Verify(ctx context.Context, db pipeline.DB) error {
+	reg, err := pipeline.NewRegistry(d.Job)
+	if err != nil {
+		return err
+	}
+	return d.inFileKeys(reg.Verify(ctx, db))
 }

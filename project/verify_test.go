@@ -3,6 +3,7 @@ package project_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/pipekit/pipe/errcode"
@@ -53,5 +54,46 @@ func TestVerifyFindsEachDeclarationsFault(t *testing.T) {
 		if code := want[f.Name]; code == "" && f.Err != nil || code != "" && !errors.Is(f.Err, code) {
 			t.Errorf("%s: %v; want %q", f.Name, f.Err, code)
 		}
+		if f.Err == nil {
+			continue
+		}
+		if g := goFieldName.FindString(f.Err.Error() + " " + fixOf(f.Err)); g != "" {
+			t.Errorf("%s names the Go field %s, not the file's key: %v", f.Name, g, f.Err)
+		}
+	}
+}
+
+// A fault the catalog finds names the file's keys: rollups[1].bucket.column,
+// not Bucket.Column.
+func TestVerifyNamesTheFilesKeys(t *testing.T) {
+	p, err := project.Load("testdata/pipe.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := fixtures.DB(t)
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, exampleDDL+`;
+		alter table analytics.orders_hourly alter column hour type text;
+		alter table orders drop column total`); err != nil {
+		t.Fatal(err)
+	}
+	found, err := p.Verify(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, f := range found {
+		if f.Err != nil {
+			msgs = append(msgs, f.Err.Error()+" fix: "+fixOf(f.Err))
+		}
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"rollups[1].bucket.column hour is text", "rollups[0].source.aggregates[1].column: orders has no column total"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the findings do not name %q:\n%s", want, all)
+		}
+	}
+	if g := goFieldName.FindString(all); g != "" {
+		t.Errorf("a finding names the Go field %s:\n%s", g, all)
 	}
 }

@@ -25,6 +25,10 @@ func Units() []Unit { return []Unit{Minute, Hour, Day, Week, Month, Quarter, Yea
 // Valid reports whether u is one of [Units].
 func (u Unit) Valid() bool { return slices.Contains(Units(), u) }
 
+// Daily reports whether the unit is a day or coarser: a bucket column of
+// type date can hold it (the bucket's first local day).
+func (u Unit) Daily() bool { return u.Valid() && u != Minute && u != Hour }
+
 // Start answers the first instant of the u-bucket that holds t, with
 // buckets read in loc. It is the Go form of the SQL function
 // pipe.bucket_start that the generated statements group by, and answers the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,11 +23,12 @@ type relation struct {
 	kind    pgcatalog.Kind    // r, p, v, m, f; "" when there is none
 	types   map[string]string // column -> type as SQL writes it
 	tz      map[string]bool   // column -> is a timestamptz
+	date    map[string]bool   // column -> is a date
 	uniques [][]string        // sorted column sets of the unique indexes
 }
 
 func readRelation(ctx context.Context, tx pgx.Tx, r pg.Relation) (*relation, error) {
-	rel := &relation{types: map[string]string{}, tz: map[string]bool{}}
+	rel := &relation{types: map[string]string{}, tz: map[string]bool{}, date: map[string]bool{}}
 	c, found, err := pgcatalog.Lookup(ctx, tx, r)
 	if err != nil || !found {
 		return rel, err
@@ -38,6 +40,7 @@ func readRelation(ctx context.Context, tx pgx.Tx, r pg.Relation) (*relation, err
 	}
 	for _, col := range cols {
 		rel.types[col.Name], rel.tz[col.Name] = col.Type, col.TypeOID == pgtype.TimestamptzOID
+		rel.date[col.Name] = col.TypeOID == pgtype.DateOID
 	}
 	rel.uniques, err = pgcatalog.UniqueKeys(ctx, tx, c.OID)
 	return rel, err
@@ -57,7 +60,11 @@ func (d *declaration[In]) verify(ctx context.Context, db pipeline.DB) error {
 		return err
 	}
 	if len(f) == 0 && d.stmt != "" {
-		if fault, err := d.plans(ctx, tx); err != nil {
+		stmt, err := d.statementIn(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if fault, err := d.plans(ctx, tx, stmt); err != nil {
 			return err
 		} else if fault != "" {
 			f = append(f, fault)
@@ -79,7 +86,7 @@ func (d *declaration[In]) catalogFaults(ctx context.Context, tx pgx.Tx) (faults,
 	if err != nil {
 		return nil, err
 	}
-	f.target(d.into, into, d.o.Key, d.o.Bucket.Column)
+	f.target(d.into, into, d.o.Key, d.o.Bucket)
 	if d.o.Source == nil || into.kind == "" {
 		return f, nil
 	}
@@ -93,7 +100,8 @@ func (d *declaration[In]) catalogFaults(ctx context.Context, tx pgx.Tx) (faults,
 
 // target checks the target table, its key's unique index and its bucket
 // column.
-func (f *faults) target(name pg.Relation, into *relation, key []string, bucketCol string) {
+func (f *faults) target(name pg.Relation, into *relation, key []string, b Bucket) {
+	bucketCol := b.Column
 	switch into.kind {
 	case "":
 		f.add(true, "Into "+name.String()+" does not exist")
@@ -106,8 +114,13 @@ func (f *faults) target(name pg.Relation, into *relation, key []string, bucketCo
 	for _, k := range key {
 		f.add(into.types[k] == "", "Into "+name.String()+" has no column "+k)
 	}
-	f.add(into.types[bucketCol] != "" && !into.tz[bucketCol],
-		"Bucket.Column "+bucketCol+" is "+into.types[bucketCol]+", not timestamp with time zone")
+	switch {
+	case into.types[bucketCol] == "" || into.tz[bucketCol]:
+	case into.date[bucketCol] && !b.Unit.Daily():
+		f.add(true, "Bucket.Column "+bucketCol+" is date, which holds day and coarser buckets, not "+string(b.Unit)+" buckets: make it timestamp with time zone")
+	case !into.date[bucketCol]:
+		f.add(true, "Bucket.Column "+bucketCol+" is "+into.types[bucketCol]+", not timestamp with time zone (or date, for day and coarser buckets)")
+	}
 	sorted := slices.Sorted(slices.Values(key))
 	f.add(!slices.ContainsFunc(into.uniques, func(u []string) bool { return slices.Equal(u, sorted) }),
 		"no unique index on "+name.String()+" covers exactly the Key ("+strings.Join(key, ", ")+
@@ -130,9 +143,10 @@ func (f *faults) sqlSource(name pg.Relation, src *relation, s Source, into *rela
 	for _, g := range s.GroupBy {
 		has("Source.GroupBy", g)
 	}
-	for _, a := range s.Aggregates {
-		has("Source.Aggregates", a.Column)
-		f.add(into.types[a.Into] == "", "Source.Aggregates: the target has no column "+a.Into)
+	for i, a := range s.Aggregates {
+		at := "Source.Aggregates[" + strconv.Itoa(i) + "]"
+		has(at+".Column", a.Column)
+		f.add(into.types[a.Into] == "", at+".Into: the target has no column "+a.Into)
 	}
 }
 
@@ -140,7 +154,7 @@ func (f *faults) sqlSource(name pg.Relation, src *relation, s Source, into *rela
 // runs) with placeholder values, and answers a fault when it does not: an
 // aggregate that does not apply to its column's type, a value that does not
 // fit its target column, a Where that does not parse.
-func (d *declaration[In]) plans(ctx context.Context, tx pgx.Tx) (string, error) {
+func (d *declaration[In]) plans(ctx context.Context, tx pgx.Tx, stmt string) (string, error) {
 	args := make([]any, whereParams(d.o.Source.Where), whereParams(d.o.Source.Where)+3)
 	args = append(args, string(d.o.Bucket.Unit), d.o.Bucket.Zone, time.Now())
 	sp, err := tx.Begin(ctx)
@@ -148,7 +162,7 @@ func (d *declaration[In]) plans(ctx context.Context, tx pgx.Tx) (string, error) 
 		return "", err
 	}
 	defer func() { _ = sp.Rollback(context.WithoutCancel(ctx)) }()
-	_, err = sp.Exec(ctx, "explain "+d.stmt, args...)
+	_, err = sp.Exec(ctx, "explain "+stmt, args...)
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "42") || strings.HasPrefix(pg.Code, "22")) {
 		return "the generated statement does not plan (" + errcode.ServerDetail(pg) + ": " + planFault(pg.Code) + ")", nil

@@ -19,6 +19,7 @@ type declaration[In any] struct {
 	into  pg.Relation
 	src   pg.Relation // the SQL source's table; zero for Points
 	stmt  string      // the SQL source's statement; "" for Points
+	dated string      // the statement for a bucket column of type date; "" below a day
 	lockK string      // the advisory lock's key: one upsert of a rollup at a time
 }
 
@@ -44,7 +45,10 @@ func check[In any](o Options[In]) (*declaration[In], error) {
 		return nil, err
 	}
 	if o.Source != nil {
-		d.stmt = statement(d.into, d.src, *o.Source, o.Bucket)
+		d.stmt = statement(d.into, d.src, *o.Source, o.Bucket, false)
+		if o.Bucket.Unit.Daily() {
+			d.dated = statement(d.into, d.src, *o.Source, o.Bucket, true)
+		}
 	}
 	return d, nil
 }

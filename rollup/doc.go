@@ -24,13 +24,15 @@
 // — with one X_JOB_ROLLUP_INVALID naming every fault. The catalog is checked
 // when a worker starts and by `pipe verify` (the job's Verify): the target is
 // a table with a unique index covering exactly the Key, the bucket column is
-// a timestamptz, the source's columns exist and its time column is a
-// timestamptz, and the server plans the generated statement.
+// a timestamptz (or, for a day and coarser, a date: the bucket's first local
+// day), the source's columns exist and its time column is a timestamptz,
+// and the server plans the generated statement.
 //
 // # Each run
 //
 // A run's first step reads the database clock, pipe.now() (frozen by the
-// test kit), and the window's first instant: the first instant of the bucket
+// test kit) — or the run's own [Request].AsOf, a replay of the run a past
+// instant would have made, no clock frozen — and the window's first instant: the first instant of the bucket
 // holding now - Lookback, in the bucket's zone, so the first bucket
 // upserted is read whole. Its second step, in one transaction, reads every
 // source row from there on, maps every point to a target row and writes

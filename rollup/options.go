@@ -45,6 +45,10 @@ type Options[In any] struct {
 	// bucket). The zero time means a normal run. Nil: none, unless In is
 	// [Request], whose From it reads.
 	From func(In) time.Time
+	// AsOf answers, for a run that replays a past instant, the now it runs
+	// as of instead of the database clock. The zero time means now. Nil:
+	// none, unless In is [Request], whose AsOf it reads.
+	AsOf func(In) time.Time
 	// Job are the job options (queue, tenant, retry, timeout...). A Verify
 	// given here runs after the rollup's own.
 	Job pipeline.JobOptions[In, Result]
@@ -58,8 +62,9 @@ type Bucket struct {
 	// Zone is the IANA zone the buckets are read in, such as UTC or
 	// America/New_York. Required.
 	Zone string `json:"zone"`
-	// Column is the target column (timestamptz) holding the bucket's first
-	// instant. Required; it is one of the Key's columns.
+	// Column is the target column holding the bucket: a timestamptz (the
+	// bucket's first instant), or for day and coarser units a date (the
+	// bucket's first local day). Required; it is one of the Key's columns.
 	Column string `json:"column"`
 }
 
@@ -146,6 +151,12 @@ type Request struct {
 	// now - lookback: a backfill that repairs buckets older than the
 	// lookback.
 	From time.Time `json:"from,omitzero"`
+	// AsOf, when set, is the run's now instead of the database clock: a
+	// replay of the run a past instant would have made, reading from the
+	// bucket holding AsOf - lookback (Result.Now is AsOf). Only this run's
+	// clock moves; the source is still read whole from there on, so no
+	// bucket is written from part of its rows.
+	AsOf time.Time `json:"asOf,omitzero"`
 }
 
 // Result is what a rollup run answers.

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -40,6 +41,9 @@ func (d *declaration[In]) upsertPoints(ctx context.Context, tx pgx.Tx, in In, re
 	for i, p := range pts {
 		rows[i] = maps.Clone(p.Values)
 		rows[i][d.o.Bucket.Column] = p.Bucket.UTC()
+		if into.date[d.o.Bucket.Column] {
+			rows[i][d.o.Bucket.Column] = p.Bucket.In(d.loc).Format(time.DateOnly) // the bucket's first local day
+		}
 	}
 	doc, err := json.Marshal(rows)
 	if err != nil {

@@ -104,7 +104,9 @@ func TestVerifyNamesEveryCatalogFault(t *testing.T) {
 		"no unique index": {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "no_key"} }, "no unique index on no_key covers exactly the Key"},
 		"a wider index":   {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "wrong_key"} }, "no unique index on wrong_key covers exactly the Key"},
 		"a partial index": {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "partial_key"} }, "no unique index on partial_key covers exactly the Key"},
-		"a date bucket":   {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "date_day"} }, "Bucket.Column day is date, not timestamp with time zone"},
+		"an hour in a date": {func(o *rollup.Options[rollup.Request]) {
+			o.Into, o.Bucket.Unit = pg.Relation{Name: "date_day"}, rollup.Hour
+		}, "Bucket.Column day is date, which holds day and coarser buckets, not hour buckets"},
 		"no value column": {func(o *rollup.Options[rollup.Request]) { o.Into = pg.Relation{Name: "short"} }, "the target has no column weight"},
 		"no source":       {func(o *rollup.Options[rollup.Request]) { o.Source.Table = pg.Relation{Schema: "public", Name: "nope"} }, "Source.Table public.nope does not exist"},
 		"naive time":      {func(o *rollup.Options[rollup.Request]) { o.Source.Table = pg.Relation{Name: "naive"} }, "Source.Time created_at is timestamp without time zone"},

@@ -113,10 +113,25 @@ func (d *declaration[In]) window(ctx context.Context, tx pgx.Tx, in In) (window,
 	if t := d.from(in); !t.IsZero() {
 		from = &t
 	}
+	var asOf *time.Time
+	if t := d.asOf(in); !t.IsZero() {
+		asOf = &t
+	}
 	var w window
-	err := tx.QueryRow(ctx, sqlWindow, string(d.o.Bucket.Unit), d.o.Bucket.Zone, d.o.Lookback.Microseconds(), from).
+	err := tx.QueryRow(ctx, sqlWindow, string(d.o.Bucket.Unit), d.o.Bucket.Zone, d.o.Lookback.Microseconds(), from, asOf).
 		Scan(&w.Now, &w.Since)
 	return w, err
+}
+
+// asOf answers the run's replayed now, or the zero time.
+func (d *declaration[In]) asOf(in In) time.Time {
+	if d.o.AsOf != nil {
+		return d.o.AsOf(in)
+	}
+	if r, ok := any(in).(Request); ok {
+		return r.AsOf
+	}
+	return time.Time{}
 }
 
 // from answers the run's backfill instant, or the zero time.
@@ -131,14 +146,19 @@ func (d *declaration[In]) from(in In) time.Time {
 }
 
 // WindowKey is the idempotency key of a rollup of [Request]: "window" for a
-// normal run and "from <instant>" for a backfill, so that a fire while the
+// normal run and "from <instant>" for a backfill (with " as of <instant>"
+// for a replay), so that a fire while the
 // last normal run is still live is that run (the core scopes keys by name
 // and tenant), and a backfill from one instant runs once at a time.
 func WindowKey(r Request) string {
+	key := "window"
 	if !r.From.IsZero() {
-		return "from " + r.From.UTC().Format(time.RFC3339Nano)
+		key = "from " + r.From.UTC().Format(time.RFC3339Nano)
 	}
-	return "window"
+	if !r.AsOf.IsZero() {
+		key += " as of " + r.AsOf.UTC().Format(time.RFC3339Nano)
+	}
+	return key
 }
 
 // upsertSQL runs the generated statement. A statement the server refuses
@@ -157,7 +177,12 @@ func (d *declaration[In]) upsertSQL(ctx context.Context, tx pgx.Tx, in In, res *
 	if err != nil {
 		return err
 	}
-	err = sp.QueryRow(ctx, d.stmt, args...).Scan(&res.Rows, &res.Buckets, &res.Written)
+	stmt, err := d.statementIn(ctx, tx)
+	if err != nil {
+		_ = sp.Rollback(ctx)
+		return err
+	}
+	err = sp.QueryRow(ctx, stmt, args...).Scan(&res.Rows, &res.Buckets, &res.Written)
 	if err == nil {
 		return sp.Commit(ctx)
 	}
@@ -181,4 +206,25 @@ func (d *declaration[In]) explain(ctx context.Context, tx pgx.Tx, err error) err
 		f = append(f, fmt.Sprintf("the statement failed (%s: %s)", errcode.ServerDetail(pg), planFault(pg.Code)))
 	}
 	return f.err(d.o.Name)
+}
+
+// statementIn answers the SQL source's statement for the target as the
+// catalog has it: the dated one when the bucket column is a date.
+func (d *declaration[In]) statementIn(ctx context.Context, tx pgx.Tx) (string, error) {
+	if d.dated == "" {
+		return d.stmt, nil
+	}
+	into, err := readRelation(ctx, tx, d.into)
+	if err != nil {
+		return "", err
+	}
+	return d.statementFor(into), nil
+}
+
+// statementFor answers the statement for the target into.
+func (d *declaration[In]) statementFor(into *relation) string {
+	if d.dated != "" && into.date[d.o.Bucket.Column] {
+		return d.dated
+	}
+	return d.stmt
 }

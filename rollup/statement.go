@@ -19,7 +19,10 @@ const rowsAlias = "pipe.rows"
 // answer the rows read, the points and the rows written. Every identifier
 // is quoted; the values are parameters: Where's own first, then the unit,
 // the zone and the window's first instant.
-func statement(into, src pg.Relation, s Source, b Bucket) string {
+//
+// With dateKey the bucket column is a date (a day or coarser unit): the key
+// is the bucket's first local day, not its first instant.
+func statement(into, src pg.Relation, s Source, b Bucket, dateKey bool) string {
 	n := whereParams(s.Where)
 	unit, zone, since := param(n+1), param(n+2), param(n+3)
 	cols := append(append([]string{}, s.GroupBy...), b.Column)
@@ -46,7 +49,7 @@ func statement(into, src pg.Relation, s Source, b Bucket) string {
 	for _, g := range s.GroupBy {
 		fmt.Fprintf(&sb, "%s, ", pgcatalog.Quote(g))
 	}
-	fmt.Fprintf(&sb, "%s as %s", keyExpr(b.Unit, pgcatalog.Quote(b.Column), zone), pgcatalog.Quote(b.Column))
+	fmt.Fprintf(&sb, "%s as %s", keyExpr(b.Unit, pgcatalog.Quote(b.Column), zone, dateKey), pgcatalog.Quote(b.Column))
 	for _, v := range append(vals, rowsAlias) {
 		fmt.Fprintf(&sb, ", %s", pgcatalog.Quote(v))
 	}
@@ -84,10 +87,14 @@ func groupExpr(u Unit, ts, unit, zone string) string {
 
 // keyExpr turns a group's bucket into the key: the first instant of the
 // local start (pipe.local_start; see the migration 0007_bucket.sql), the
-// same instant pipe.bucket_start answers.
-func keyExpr(u Unit, col, zone string) string {
+// same instant pipe.bucket_start answers — or for a date key the local
+// start's day.
+func keyExpr(u Unit, col, zone string, dateKey bool) string {
 	if u == Minute || u == Hour {
 		return col
+	}
+	if dateKey {
+		return col + "::date" // the local start's day
 	}
 	return "pipe.local_start(" + col + ", " + zone + ")"
 }

@@ -107,7 +107,14 @@
 //
 // [EraseJob] and [ExportJob], pipe.subject.erase and pipe.subject.export,
 // carry the whole declaration in their input ([Request]); `pipe subject
-// erase|export` enqueue them and `pipe worker` runs them.
+// erase|export` check it first with [Request.Plan] — what a run's first
+// step checks: the declaration planned, the person's key cast to the root
+// key's types — so a refused request is never enqueued, then enqueue them,
+// and `pipe worker` runs them.
+//
+// An erase counts apart, in [EraseResult].Released, other people's rows it
+// changed: rows that referenced the person's rows without being theirs,
+// their key set to null by a clear or by ON DELETE SET NULL, and kept.
 //
 // # Errors
 //

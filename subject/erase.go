@@ -54,7 +54,13 @@ type EraseResult struct {
 	Root    string        `json:"root"`
 	Tables  []TableResult `json:"tables"`
 	Cleared int64         `json:"cleared"`
-	Objects []ObjectsDone `json:"objects,omitempty"`
+	// Released counts other people's rows the erase changed, apart from
+	// the person's own: rows that referenced the person's rows and are
+	// not theirs (another member's reply to the person's comment), their
+	// key set to null by a clear or by ON DELETE SET NULL — kept, never
+	// deleted.
+	Released int64         `json:"released"`
+	Objects  []ObjectsDone `json:"objects,omitempty"`
 	// Passes is how many passes over the tables the erase took: more than
 	// one when the app wrote the person's rows while it ran.
 	Passes int `json:"passes"`

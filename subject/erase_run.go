@@ -47,7 +47,7 @@ func (ex *eraser) erase(ctx context.Context) (EraseResult, error) {
 	rows := map[string]int64{}
 	for pass := 0; ; pass++ {
 		res.Passes = pass + 1
-		done, err := ex.pass(ctx, p, pass, rows, &res.Cleared)
+		done, err := ex.pass(ctx, p, pass, rows, &res)
 		if err != nil || done {
 			res.Tables = tableResults(p, rows, false)
 			return res, err
@@ -61,17 +61,17 @@ func (ex *eraser) erase(ctx context.Context) (EraseResult, error) {
 
 // pass clears, treats every table but the root, checks, and treats the
 // root. It answers whether the erase is done.
-func (ex *eraser) pass(ctx context.Context, p *Plan, pass int, rows map[string]int64, cleared *int64) (bool, error) {
+func (ex *eraser) pass(ctx context.Context, p *Plan, pass int, rows map[string]int64, res *EraseResult) (bool, error) {
 	at := fmt.Sprintf("p%d/", pass)
 	for _, c := range p.Clears {
-		n, err := ex.pages(ctx, at+"clear/"+c.Table+"."+c.Name, false, func(g *graph) (stmt, string, error) {
+		n, err := ex.pages(ctx, at+"clear/"+c.Table+"."+c.Name, false, &res.Released, func(g *graph) (stmt, string, error) {
 			fk := g.keyNamed(c)
 			if fk == nil {
 				return stmt{}, "", changed(p.Root, "the key "+c.Name+" of "+c.Table+" is no longer cleared")
 			}
 			return g.clearPage(fk, ex.limit), c.Table, nil
 		})
-		*cleared += n
+		res.Cleared += n
 		if err != nil {
 			return false, err
 		}
@@ -82,7 +82,7 @@ func (ex *eraser) pass(ctx context.Context, p *Plan, pass int, rows map[string]i
 			continue
 		}
 		treated = append(treated, t.Table)
-		n, err := ex.pages(ctx, at+t.Treatment+"/"+t.Table, t.Treatment == string(kindAnonymize), func(g *graph) (stmt, string, error) {
+		n, err := ex.pages(ctx, at+t.Treatment+"/"+t.Table, t.Treatment == string(kindAnonymize), &res.Released, func(g *graph) (stmt, string, error) {
 			return ex.tableStmt(g, p, t.Table)
 		})
 		rows[t.Table] += n
@@ -96,14 +96,14 @@ func (ex *eraser) pass(ctx context.Context, p *Plan, pass int, rows map[string]i
 			return false, err
 		}
 	}
-	return ex.rootStep(ctx, p, at+"root", rows)
+	return ex.rootStep(ctx, p, at+"root", rows, &res.Released)
 }
 
 // pages runs the steps of one table (or clear) until a page comes back
 // short, and answers the rows written. An anonymize also stops when a
 // page left as many rows to change as the one before (an expression that
 // never settles), rather than loop.
-func (ex *eraser) pages(ctx context.Context, prefix string, anonymize bool, build func(g *graph) (stmt, string, error)) (int64, error) {
+func (ex *eraser) pages(ctx context.Context, prefix string, anonymize bool, released *int64, build func(g *graph) (stmt, string, error)) (int64, error) {
 	var total int64
 	prev := int64(-1)
 	for page := 0; ; page++ {
@@ -119,6 +119,7 @@ func (ex *eraser) pages(ctx context.Context, prefix string, anonymize bool, buil
 			return counted(ctx, tx, prefix, table, ex.key, st)
 		})
 		total += out.Changed
+		*released += out.Released
 		if err != nil {
 			return total, err
 		}
@@ -182,7 +183,7 @@ func (ex *eraser) check(ctx context.Context, p *Plan, name string, tables []stri
 // rootStep treats the root's row last. A delete that a row written
 // meanwhile blocks (a foreign key violation) is rolled back and reported,
 // and the erase takes another pass.
-func (ex *eraser) rootStep(ctx context.Context, p *Plan, name string, rows map[string]int64) (bool, error) {
+func (ex *eraser) rootStep(ctx context.Context, p *Plan, name string, rows map[string]int64, released *int64) (bool, error) {
 	root := p.Tables[len(p.Tables)-1]
 	if root.Treatment == string(kindRetain) {
 		return true, nil
@@ -198,6 +199,7 @@ func (ex *eraser) rootStep(ctx context.Context, p *Plan, name string, rows map[s
 		return ex.deleteRoot(ctx, tx, g)
 	})
 	rows[root.Table] += out.Changed
+	*released += out.Released
 	return !out.Blocked, err
 }
 
@@ -207,7 +209,8 @@ func (ex *eraser) deleteRoot(ctx context.Context, tx pgx.Tx, g *graph) (pageOut,
 		return pageOut{}, err
 	}
 	st := g.rootDelete()
-	tag, err := sp.Exec(ctx, st.SQL, args(ex.key, st)...)
+	var out pageOut
+	err = sp.QueryRow(ctx, st.SQL, args(ex.key, st)...).Scan(&out.Changed, &out.Released)
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && pg.Code == "23503" {
 		return pageOut{Blocked: true}, sp.Rollback(ctx)
@@ -216,7 +219,8 @@ func (ex *eraser) deleteRoot(ctx context.Context, tx pgx.Tx, g *graph) (pageOut,
 		_ = sp.Rollback(ctx)
 		return pageOut{}, statementErr(err, "delete", g.root.t.Name)
 	}
-	return pageOut{Found: tag.RowsAffected(), Changed: tag.RowsAffected()}, sp.Commit(ctx)
+	out.Found = out.Changed
+	return out, sp.Commit(ctx)
 }
 
 // graphIn answers the attempt's walk, made in tx by its first step that
@@ -239,9 +243,10 @@ func (ex *eraser) graphIn(ctx context.Context, tx pgx.Tx) (*graph, error) {
 	case len(faults) > 0:
 		return nil, invalid(g.root.t.Name, faults)
 	}
-	if ex.key != nil && len(ex.key) != len(g.key) {
-		return nil, errcode.New(errcode.JobInputInvalid, "subject %s: the person's key has %d values for a key of %d columns", g.root.t.Name, len(ex.key), len(g.key)).
-			WithFix("answer one value per key column, in the key's order")
+	if ex.key != nil {
+		if err := g.keyFault(ctx, tx, ex.key); err != nil {
+			return nil, err
+		}
 	}
 	ex.g = g
 	return g, nil

@@ -9,11 +9,12 @@ import (
 // many it found and how many it deleted.
 func (g *graph) deletePage(n *node, limit int) stmt {
 	s := g.builder()
-	s.with(n)
+	s.with(append([]*node{n}, g.releasedNodes(n)...)...)
 	s.w(",\npage as (select ", colList("", rowID(n)), " from ", cteName(n), " limit ", s.param(limit), ")")
 	s.w(",\ngone as (delete from ", n.t.ident(), " t where ")
 	s.rowMatch("t", n, "page")
-	s.w(" returning 1)\nselect (select count(*) from page), (select count(*) from gone)")
+	s.w(" returning ", g.returning(n), ")\nselect (select count(*) from page), (select count(*) from gone), ")
+	s.released(n, "gone")
 	return s.done()
 }
 
@@ -34,7 +35,7 @@ func (g *graph) anonymizePage(n *node, limit int) stmt {
 	s.assignments(n)
 	s.w(" where ")
 	s.rowMatch("t", n, "page")
-	s.w(" returning 1)\nselect (select count(*) from need), (select count(*) from done)")
+	s.w(" returning 1)\nselect (select count(*) from need), (select count(*) from done), 0")
 	return s.done()
 }
 
@@ -88,12 +89,11 @@ func (g *graph) clearPage(fk *foreignKey, limit int) stmt {
 	s := g.builder()
 	p := g.parentOf(fk)
 	if g.directKey(fk) {
-		s.w("with ")
+		s.with(x)
 	} else {
-		s.with(p)
-		s.w(",\n")
+		s.with(p, x)
 	}
-	s.w("page as (select ", colList("t", rowID(x)), " from ", x.t.ident(), " t where ")
+	s.w(",\npage as (select ", colList("t", rowID(x)), " from ", x.t.ident(), " t where ")
 	s.pred("t", fk)
 	s.w(" limit ", s.param(limit), ")")
 	s.w(",\ndone as (update ", x.t.ident(), " t set ")
@@ -105,7 +105,9 @@ func (g *graph) clearPage(fk *foreignKey, limit int) stmt {
 	}
 	s.w(" where ")
 	s.rowMatch("t", x, "page")
-	s.w(" returning 1)\nselect (select count(*) from page), (select count(*) from done)")
+	s.w(" returning 1)\nselect (select count(*) from page), (select count(*) from done), (select count(*) from page p where not (")
+	s.rowMatch("p", x, cteName(x))
+	s.w("))")
 	return s.done()
 }
 
@@ -149,8 +151,11 @@ func (g *graph) leftovers(ns []*node) stmt {
 // rootDelete deletes the person's root row.
 func (g *graph) rootDelete() stmt {
 	s := g.builder()
-	s.w("delete from ", g.root.t.ident(), " t where ")
+	s.with(append([]*node{g.root}, g.releasedNodes(g.root)...)...)
+	s.w(",\ngone as (delete from ", g.root.t.ident(), " t where ")
 	s.keyMatch("t", g.key, g.key, g.keyTypes(g.root.t, g.key))
+	s.w(" returning ", g.returning(g.root), ")\nselect (select count(*) from gone), ")
+	s.released(g.root, "gone")
 	return s.done()
 }
 

@@ -19,6 +19,9 @@ type pageOut struct {
 	// still needed it), Changed how many it wrote.
 	Found   int64 `json:"found"`
 	Changed int64 `json:"changed"`
+	// Released counts, for an erase's page, other people's rows it set
+	// null (itself, or the database on delete): not the person's.
+	Released int64 `json:"released,omitempty"`
 	// Left counts, for a check, the person's rows still to treat; Blocked
 	// says the root's delete was blocked by a row written meanwhile.
 	Left    int64 `json:"left,omitempty"`
@@ -108,7 +111,7 @@ func counted(ctx context.Context, tx pgx.Tx, what, table string, key []string, s
 	span := statementSpan(ctx, what, table)
 	defer span.End()
 	var out pageOut
-	err := tx.QueryRow(ctx, st.SQL, args(key, st)...).Scan(&out.Found, &out.Changed)
+	err := tx.QueryRow(ctx, st.SQL, args(key, st)...).Scan(&out.Found, &out.Changed, &out.Released)
 	span.SetAttributes(attribute.Int64("pipe.subject.found", out.Found), attribute.Int64("pipe.subject.changed", out.Changed))
 	return out, statementErr(err, what, table)
 }

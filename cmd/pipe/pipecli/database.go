@@ -88,6 +88,7 @@ func (a *app) resolveURL(ctx context.Context) (string, source, error) {
 	if err != nil {
 		return "", "", asUnavailable(err, "the private PostgreSQL did not start")
 	}
+	a.clusterDir = srv.Dir()
 	if srv.Started() {
 		stop := "pg_ctl stop -D " + srv.Dir()
 		if os.Geteuid() == 0 {

@@ -55,6 +55,9 @@ func TestEmbeddedDefault(t *testing.T) {
 	if !strings.Contains(r.stderr, "started the private PostgreSQL in "+dir) {
 		t.Fatalf("no notice that the cluster started:\n%s", r.stderr)
 	}
+	if rep := decodeLoose[struct{ Database string }](t, r.stdout); !strings.HasPrefix(rep.Database, "the private PostgreSQL cluster in "+dir+" ") {
+		t.Fatalf("the demo does not say where its cluster lives: %q", rep.Database)
+	}
 
 	again := execute(t.Context(), opts, "migrate")
 	wantOK(t, again)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/google/uuid"
@@ -38,7 +39,8 @@ func (a *app) demoCommand() *cobra.Command {
 			"worker in this process until the run settles, and prints the run. send-welcome fails on\n" +
 			"the first attempt on purpose: the retry replays provision from the journal (it runs\n" +
 			"once) and runs send-welcome again (it runs twice). With no --database-url it uses the\n" +
-			"private PostgreSQL.",
+			"private PostgreSQL, and prints where it lives (the cluster's data directory). Its files (the\n" +
+			"CSV, the error report, the export) go in a temporary directory it removes when it ends.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			pool, err := a.connect(c.Context(), migrated)
@@ -46,7 +48,14 @@ func (a *app) demoCommand() *cobra.Command {
 				return err
 			}
 			defer pool.Close()
-			imp, dir, err := a.demoImport(c.Context(), pool)
+			where := a.demoDatabase(pool)
+			a.say("the demo's database: %s\n\n", where)
+			dir, err := os.MkdirTemp("", "pipe-demo-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir) // the CSV, its error report and the export go with it
+			imp, err := a.demoImport(c.Context(), pool, dir)
 			if err != nil {
 				return err
 			}
@@ -83,7 +92,7 @@ func (a *app) demoCommand() *cobra.Command {
 				return err
 			}
 			if a.json {
-				err = printJSON(a.stdout, demoReport{Import: imp, Export: man, Rollup: roll, Subject: subj, Webhook: hook, Onboard: d})
+				err = printJSON(a.stdout, demoReport{Database: where, Import: imp, Export: man, Rollup: roll, Subject: subj, Webhook: hook, Onboard: d})
 			} else {
 				err = a.narrateDemo(d)
 			}
@@ -101,12 +110,13 @@ func (a *app) demoCommand() *cobra.Command {
 
 // demoReport is what demo prints with --json.
 type demoReport struct {
-	Import  *importrows.Result   `json:"import"`
-	Export  *exportrows.Manifest `json:"export"`
-	Rollup  *demoRollupReport    `json:"rollup"`
-	Subject *demoSubjectReport   `json:"subject"`
-	Webhook *demoWebhookReport   `json:"webhook"`
-	Onboard *pipeline.RunDetail  `json:"onboard"`
+	Database string               `json:"database"`
+	Import   *importrows.Result   `json:"import"`
+	Export   *exportrows.Manifest `json:"export"`
+	Rollup   *demoRollupReport    `json:"rollup"`
+	Subject  *demoSubjectReport   `json:"subject"`
+	Webhook  *demoWebhookReport   `json:"webhook"`
+	Onboard  *pipeline.RunDetail  `json:"onboard"`
 }
 
 // runDemo enqueues one demo run, works it to the end and answers it.
@@ -194,4 +204,16 @@ func times(n int) string {
 		return "twice"
 	}
 	return fmt.Sprintf("%d times", n)
+}
+
+// demoDatabase says where the demo's database lives: the private
+// PostgreSQL's data directory, or the database a URL named (never the URL,
+// which may hold a password).
+func (a *app) demoDatabase(pool *pgxpool.Pool) string {
+	cc := pool.Config().ConnConfig
+	at := fmt.Sprintf("database %s on %s:%d", cc.Database, cc.Host, cc.Port)
+	if a.clusterDir == "" {
+		return at
+	}
+	return fmt.Sprintf("the private PostgreSQL cluster in %s (%s)", a.clusterDir, at)
 }

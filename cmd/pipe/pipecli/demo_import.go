@@ -23,29 +23,25 @@ const demoRows = 20_000
 const demoOrdersDDL = `drop table if exists demo_orders cascade;
 create table demo_orders(id uuid primary key, org_id uuid not null, total bigint not null, note text, created_at timestamptz not null)`
 
-// demoImport writes an orders CSV with two bad rows into a directory of its
-// own, imports it into demo_orders with pipe.import worked in this process,
-// and answers the result and the directory.
-func (a *app) demoImport(ctx context.Context, pool *pgxpool.Pool) (*importrows.Result, string, error) {
-	dir, err := os.MkdirTemp("", "pipe-demo-")
-	if err != nil {
-		return nil, "", err
-	}
+// demoImport writes an orders CSV with two bad rows into dir, imports it
+// into demo_orders with pipe.import worked in this process, and answers the
+// result.
+func (a *app) demoImport(ctx context.Context, pool *pgxpool.Pool, dir string) (*importrows.Result, error) {
 	path := filepath.Join(dir, "orders.csv")
 	if err := writeDemoOrders(path); err != nil {
-		return nil, dir, err
+		return nil, err
 	}
 	if _, err := pool.Exec(ctx, demoOrdersDDL); err != nil {
-		return nil, dir, err
+		return nil, err
 	}
 	in := importrows.FileImport{Source: path, Into: pg.Relation{Name: "demo_orders"}, Key: []string{"id"},
 		Limits: importrows.Limits{PageBytes: 512 << 10}}
 	a.say("importing %s into demo_orders…\n", path)
 	_, out, err := runHere(ctx, a, pool, importrows.TableJob(), in, nil)
 	if err != nil {
-		return nil, dir, err
+		return nil, err
 	}
-	return &out, dir, nil
+	return &out, nil
 }
 
 // writeDemoOrders writes the orders with two rows a table would refuse: a
@@ -63,6 +59,7 @@ func writeDemoOrders(path string) error {
 // narrateImport prints what the import did.
 func (a *app) narrateImport(r *importrows.Result, dir string) {
 	fmt.Fprintf(a.stdout, "imported %d rows into demo_orders in %d pages (%d bytes); %d rows refused.\n", r.Rows, r.Pages, r.Bytes, r.Refused)
-	fmt.Fprintf(a.stdout, "The refused rows are reported, without their values, under %s\n\n",
-		filepath.Join(dir, filepath.FromSlash(r.ErrorPrefix)))
+	fmt.Fprintf(a.stdout, "The refused rows are reported, without their values, under %s\n"+
+		"(the demo removes %s, the CSV and the report in it, when it ends)\n\n",
+		filepath.Join(dir, filepath.FromSlash(r.ErrorPrefix)), dir)
 }

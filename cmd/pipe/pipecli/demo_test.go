@@ -2,6 +2,9 @@ package pipecli_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,11 +31,12 @@ func TestDemoEndsDoneAfterOneRetry(t *testing.T) {
 	r := b.pipe(t, "demo", "--json")
 	wantOK(t, r)
 	rep := decode[struct {
-		Import  importrows.Result
-		Export  exportrows.Manifest
-		Subject json.RawMessage
-		Webhook json.RawMessage // demo_webhook_test.go reads it
-		Rollup  struct {
+		Database string
+		Import   importrows.Result
+		Export   exportrows.Manifest
+		Subject  json.RawMessage
+		Webhook  json.RawMessage // demo_webhook_test.go reads it
+		Rollup   struct {
 			Backfill, Late          rollup.Result
 			Day                     time.Time
 			Before, After, OrgAfter int64
@@ -93,5 +97,39 @@ func TestDemoRunsTwice(t *testing.T) {
 	b := setup(t)
 	for range 2 {
 		wantOK(t, b.pipe(t, "demo", "--json"))
+	}
+}
+
+// The demo says where its database lives, and leaves nothing in the
+// temporary directory: not its CSV, not the error report, not the export.
+// (It sets TMPDIR, so it does not run in parallel; TestEmbeddedDefault
+// checks the private cluster's directory.)
+func TestDemoSaysWhereAndLeavesNoFiles(t *testing.T) {
+	b := setup(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	r := b.pipe(t, "demo")
+	wantOK(t, r)
+	var db string
+	if err := b.pool.QueryRow(t.Context(), `select current_database()`).Scan(&db); err != nil {
+		t.Fatal(err)
+	}
+	cc := b.pool.Config().ConnConfig
+	want := fmt.Sprintf("the demo's database: database %s on %s:%d\n", db, cc.Host, cc.Port)
+	if !strings.HasPrefix(r.stdout, want) {
+		t.Fatalf("the demo does not open with where its database lives (%q):\n%s", want, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "importing "+tmp) {
+		t.Fatalf("the demo did not write its CSV under TMPDIR %s:\n%s", tmp, r.stdout)
+	}
+	var left []string
+	_ = filepath.WalkDir(tmp, func(path string, _ fs.DirEntry, err error) error {
+		if path != tmp {
+			left = append(left, path)
+		}
+		return err
+	})
+	if len(left) > 0 {
+		t.Fatalf("the demo left %v in the temporary directory", left)
 	}
 }

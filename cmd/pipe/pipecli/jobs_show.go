@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,7 +12,10 @@ import (
 	"github.com/pipekit/pipe/pipeline"
 )
 
-// Column widths past which values are cut in readable output.
+// Column widths past which values are cut in readable output: the input
+// and a step's output (the input may carry a whole declaration). A run's
+// result and progress are printed whole (an import's error report location
+// is in its result), and --json cuts nothing.
 const (
 	headerValueWidth = 100
 	stepOutputWidth  = 60
@@ -87,8 +91,8 @@ func renderHeader(w io.Writer, d *pipeline.RunDetail) error {
 		{"worker", d.WorkerID},
 		{"lease until", stampOrEmpty(d.LeaseUntil)},
 		{"input", truncate(string(d.Input), headerValueWidth)},
-		{"result", truncate(string(d.Result), headerValueWidth)},
-		{"progress", truncate(string(d.Progress), headerValueWidth)},
+		{"result", oneLine(string(d.Result))},
+		{"progress", oneLine(string(d.Progress))},
 	}
 	for _, f := range optional {
 		if f.value != "" {
@@ -150,3 +154,6 @@ func renderJournal(w io.Writer, events []pipeline.Event) error {
 	}
 	return t.flush()
 }
+
+// oneLine folds s onto one line, whole, so a table stays a table.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -189,11 +189,12 @@ func TestRetryFromStepRunsItAgain(t *testing.T) {
 	demo := b.pipe(t, "demo", "--json")
 	wantOK(t, demo)
 	id := decode[struct {
-		Import  json.RawMessage
-		Export  json.RawMessage
-		Subject json.RawMessage
-		Rollup  json.RawMessage
-		Onboard pipeline.RunDetail
+		Database string
+		Import   json.RawMessage
+		Export   json.RawMessage
+		Subject  json.RawMessage
+		Rollup   json.RawMessage
+		Onboard  pipeline.RunDetail
 	}](t, demo.stdout).Onboard.ID
 
 	wantError(t, b.pipe(t, "jobs", "retry", id, "--from-step", "no-such-step"), 1, "X_STEP_NOT_FOUND")

@@ -66,6 +66,9 @@ type app struct {
 	started bool
 	// command is the running command's path ("pipe subject erase").
 	command string
+	// clusterDir is the private PostgreSQL's data directory once a command
+	// connected to it ("" for a database named by URL).
+	clusterDir string
 }
 
 // Execute runs the pipe command line args (without the program name) and

@@ -112,7 +112,7 @@ func TestVerifyConfig(t *testing.T) {
 	if r.code != 1 || !strings.HasPrefix(r.stderr, "error X_JOB_ROLLUP_INVALID: 2 of 2 declaration(s) fail") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	for _, want := range []string{"FAIL  rollup orders-daily: X_JOB_ROLLUP_INVALID", "no unique index on orders_daily covers exactly the Key",
+	for _, want := range []string{"FAIL  rollup orders-daily: X_JOB_ROLLUP_INVALID", "no unique index on orders_daily covers exactly the rollups[0].key",
 		"FAIL  view refresh-org-totals: X_JOB_REFRESH_VIEW_INVALID", "2 declaration(s) checked, 2 fault(s)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("verify printed %q; want %q", r.stdout, want)

@@ -25,7 +25,7 @@ func (f *subjectFlags) addConfig(c *cobra.Command) {
 }
 
 func (f *subjectFlags) addPerson(c *cobra.Command) {
-	c.Flags().StringSliceVar(&f.ids, "id", nil, "the person's key: one value per root key column, in key order (repeat or comma-separate; required)")
+	c.Flags().StringArrayVar(&f.ids, "id", nil, "the person's key: one value, taken whole (commas included); for a key of several columns repeat --id, one per column in key order (required)")
 	c.Flags().IntVar(&f.pageRows, "page-rows", 0, "rows per step (default 1000)")
 	_ = c.MarkFlagRequired("id")
 }
@@ -50,24 +50,22 @@ func (a *app) withSubject(c *cobra.Command, f *subjectFlags, need schemaNeed, fn
 	return fn(d, pool)
 }
 
-// request reads the declaration and answers the stock jobs' input, the
-// declaration planned on the database first so that a refusal exits here,
-// before anything is enqueued.
-func (a *app) subjectRequest(c *cobra.Command, f *subjectFlags) (subject.Request, error) {
+// subjectRequest reads the declaration and answers the stock jobs' input,
+// checked as a run's first step checks it — the declaration planned on the
+// database, the person's key cast to the root key's types — so that a
+// refusal exits here with its code and nothing is enqueued.
+func (a *app) subjectRequest(c *cobra.Command, f *subjectFlags, check func(subject.Request) (subject.Request, error)) (subject.Request, error) {
 	if f.pageRows < 0 || f.pageRows > subject.MaxPageRows {
 		return subject.Request{}, usageError(c, "--page-rows is not from 0 (the default) to %d", subject.MaxPageRows)
 	}
 	var req subject.Request
 	err := a.withSubject(c, f, migrated, func(d subject.Declaration, pool *pgxpool.Pool) error {
-		p, err := subject.NewPlan(c.Context(), pool, d)
-		if err != nil {
+		var err error
+		if req, err = check(subject.Request{Subject: d, Key: f.ids, PageRows: f.pageRows}); err != nil {
 			return err
 		}
-		if len(f.ids) != len(p.Key) {
-			return usageError(c, "--id gives %d values for the key (%d columns) of %s", len(f.ids), len(p.Key), p.Root)
-		}
-		req = subject.Request{Subject: d, Key: f.ids, PageRows: f.pageRows}
-		return nil
+		_, err = req.Plan(c.Context(), pool)
+		return err
 	})
 	return req, err
 }

@@ -25,12 +25,12 @@ func (a *app) subjectEraseCommand() *cobra.Command {
 			"it runs the erase in this process and prints what it did per table.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			in, err := a.subjectRequest(c, &f)
+			in, err := a.subjectRequest(c, &f, func(in subject.Request) (subject.Request, error) { return in, nil })
 			if err != nil {
 				return err
 			}
 			return enqueueOrWait(a, c, subject.EraseJob(), in, wait, func(id string, out subject.EraseResult) string {
-				return "erased " + out.Root + " (run " + id + "): " + tableLine(out.Tables) + objectsLine(out.Objects)
+				return "erased " + out.Root + " (run " + id + "): " + tableLine(out.Tables) + objectsLine(out.Objects) + releasedLine(out.Released)
 			})
 		},
 	}
@@ -58,15 +58,15 @@ func (a *app) subjectExportCommand() *cobra.Command {
 			if format != string(exportrows.NDJSON) && format != string(exportrows.CSV) {
 				return usageError(c, "--format %q is not ndjson or csv", format)
 			}
-			in, err := a.subjectRequest(c, &f)
+			in, err := a.subjectRequest(c, &f, func(in subject.Request) (subject.Request, error) {
+				var err error
+				if in.To, err = absTo(c, to); err != nil {
+					return in, err
+				}
+				in.Format = exportrows.Format(format)
+				return in, in.CheckExport()
+			})
 			if err != nil {
-				return err
-			}
-			if in.To, err = absTo(c, to); err != nil {
-				return err
-			}
-			in.Format = exportrows.Format(format)
-			if err := in.CheckExport(); err != nil {
 				return err
 			}
 			return enqueueOrWait(a, c, subject.ExportJob(), in, wait, func(id string, out subject.ExportResult) string {
@@ -118,4 +118,10 @@ func objectsLine(os []subject.ObjectsDone) string {
 		}
 	}
 	return out
+}
+
+// releasedLine says how many of other people's rows the erase changed,
+// apart from the person's own.
+func releasedLine(n int64) string {
+	return fmt.Sprintf("; other people's rows released (their reference set to null, kept): %d", n)
 }

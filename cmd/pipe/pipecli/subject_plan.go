@@ -49,7 +49,7 @@ func (a *app) subjectPlanCommand() *cobra.Command {
 		},
 	}
 	f.addConfig(c)
-	c.Flags().StringSliceVar(&explain, "explain", nil, "show the server's plan of every statement for the person with this key")
+	c.Flags().StringArrayVar(&explain, "explain", nil, "show the server's plan of every statement for the person with this key (taken whole; repeat it for a key of several columns)")
 	return c
 }
 

@@ -95,9 +95,6 @@ func TestSubjectEraseRefusesAKeyWithoutQuotingIt(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "X_JOB_INPUT_INVALID") || strings.Contains(r.stderr, "ada-secret") {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	if r := b.pipe(t, "subject", "erase", "--config", cfg, "--id", "1,2"); r.code != 2 {
-		t.Fatalf("two values for a one-column key: exit %d\n%s", r.code, r.stderr)
-	}
 }
 
 func TestSubjectExportWritesTheIndex(t *testing.T) {
@@ -204,5 +201,80 @@ func TestSubjectPlanExplains(t *testing.T) {
 		if len(e.Scans) == 0 {
 			t.Errorf("%s %s: no scan", e.Step, e.Table)
 		}
+	}
+}
+
+// The person's key is taken whole: a value with a comma is one value.
+// Their rows go; other people's rows that referenced them are released
+// and counted apart, in the result, in `pipe jobs show` and in the line
+// the erase prints.
+func TestSubjectEraseTakesAKeyWithACommaAndCountsOthersRows(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, `
+create table members (email text primary key, invited_by text references members on delete set null);
+create table comments (id int primary key, author text not null references members, reply_to int references comments);
+insert into members values ('a,b@example.com', null), ('c@example.com', 'a,b@example.com'), ('d@example.com', 'a,b@example.com'), ('e@example.com', 'c@example.com');
+insert into comments values (1, 'a,b@example.com', null), (2, 'a,b@example.com', 1), (3, 'a,b@example.com', null),
+  (20, 'c@example.com', 1), (21, 'd@example.com', 2), (22, 'c@example.com', 20);`)
+	cfg := writeConfig(t, `{"root": "members", "tables": {"members": "delete", "comments": "delete"}}`)
+
+	r := b.pipe(t, "subject", "erase", "--config", cfg, "--id", "a,b@example.com", "--wait")
+	wantOK(t, r)
+	// c and d were invited by the person (set null by the database); 20 and
+	// 21 replied to the person's comments (cleared by the erase). 22 replied
+	// to 20, and e was invited by c: neither is touched.
+	if !strings.Contains(r.stdout, "comments 3 rows, members 1 row") || !strings.Contains(r.stdout, "other people's rows released (their reference set to null, kept): 4") {
+		t.Fatalf("the erase's line:\n%s", r.stdout)
+	}
+	if n := b.count(t, `select count(*) from members where email = 'a,b@example.com'`); n != 0 {
+		t.Fatalf("the person's row is left")
+	}
+	if n := b.count(t, `select count(*) from members where invited_by is null`) + b.count(t, `select count(*) from members where email = 'e@example.com' and invited_by = 'c@example.com'`); n != 3 {
+		t.Fatalf("other people's members: %d of 3 as expected (c and d released, e untouched)", n)
+	}
+	if n := b.count(t, `select count(*) from comments where id in (20, 21) and reply_to is null`) + b.count(t, `select count(*) from comments where id = 22 and reply_to = 20`); n != 3 {
+		t.Fatalf("other people's comments: %d of 3 as expected", n)
+	}
+	var id string
+	if err := b.pool.QueryRow(t.Context(), `select id::text from pipe.jobs`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	shown := b.pipe(t, "jobs", "show", id, "--json")
+	wantOK(t, shown)
+	res := decodeLoose[struct{ Result subject.EraseResult }](t, shown.stdout).Result
+	if res.Released != 4 || res.Cleared != 3 {
+		t.Fatalf("the run's result: released %d, cleared %d; want 4 other people's rows released, 3 keys cleared (the person's own reply among them)", res.Released, res.Cleared)
+	}
+}
+
+// What can be checked before a run is enqueued is checked, and a refusal
+// leaves nothing in pipe.jobs: the declaration against the catalog, the
+// number of key values, a key value the key's type refuses.
+func TestSubjectRefusesBeforeEnqueueing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, forumDDL)
+	cfg := writeConfig(t, forumConfig)
+	missing := writeConfig(t, `{"root": "people", "tables": {"people": "delete"}}`)
+	for _, tc := range []struct {
+		args []string
+		code string
+	}{
+		{[]string{"erase", "--config", cfg, "--id", "ada-secret"}, "X_JOB_INPUT_INVALID"},
+		{[]string{"erase", "--config", cfg, "--id", "1,2"}, "X_JOB_INPUT_INVALID"},
+		{[]string{"erase", "--config", cfg, "--id", "1", "--id", "2"}, "X_JOB_INPUT_INVALID"},
+		{[]string{"erase", "--config", missing, "--id", "1"}, "X_SUBJECT_TREATMENT_INVALID"},
+		{[]string{"export", "--config", cfg, "--id", "ada-secret", "--to", t.TempDir()}, "X_JOB_INPUT_INVALID"},
+		{[]string{"export", "--config", missing, "--id", "1", "--to", t.TempDir()}, "X_SUBJECT_TREATMENT_INVALID"},
+	} {
+		r := b.pipe(t, append([]string{"subject"}, tc.args...)...)
+		wantError(t, r, 1, tc.code)
+		if strings.Contains(r.stderr, "ada-secret") {
+			t.Fatalf("the refusal quotes the key:\n%s", r.stderr)
+		}
+	}
+	if n := b.count(t, `select count(*) from pipe.jobs`); n != 0 {
+		t.Fatalf("%d runs left behind by refused requests", n)
 	}
 }
