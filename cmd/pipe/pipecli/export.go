@@ -86,7 +86,8 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 }
 
 func (a *app) runExport(c *cobra.Command, in exportrows.TableExport, wait bool) error {
-	return enqueueOrWait(a, c, exportrows.TableJob(), in, wait, func(_ string, out exportrows.Result) string {
+	_, err := checkAndRun(a, c, exportrows.TableJob(), exportrows.Check, in, wait, func(_ string, out exportrows.Result) string {
 		return fmt.Sprintf("exported %d rows in %d parts (%d bytes); manifest %s in %s", out.Rows, out.Parts, out.Bytes, out.Manifest, out.Bucket)
 	})
+	return err
 }

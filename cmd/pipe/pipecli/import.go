@@ -66,8 +66,9 @@ func (a *app) importCommand() *cobra.Command {
 	return c
 }
 
-// input answers the run's input; a local path becomes absolute, so a worker
-// elsewhere on the machine finds the same file.
+// input answers the run's input; a local path (the source, --errors)
+// becomes absolute, so a worker elsewhere on the machine finds the same
+// file.
 func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImport, error) {
 	if !strings.Contains(source, "://") {
 		abs, err := filepath.Abs(source)
@@ -75,6 +76,14 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 			return importrows.FileImport{}, usageError(c, "SOURCE is not a usable path")
 		}
 		source = abs
+	}
+	errs := f.errors
+	if errs != "" && !strings.Contains(errs, "://") {
+		abs, err := filepath.Abs(errs)
+		if err != nil {
+			return importrows.FileImport{}, usageError(c, "--errors is not a usable path")
+		}
+		errs = abs
 	}
 	into, err := relationArg(errcode.ImportTableInvalid, "import", "--into", f.into)
 	if err != nil {
@@ -88,7 +97,7 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 	in := importrows.FileImport{
 		Source: source, Into: into, Key: key, Columns: f.columns,
 		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
-		Delimiter: f.delimiter, Errors: f.errors,
+		Delimiter: f.delimiter, Errors: errs,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
 	}
 	if f.maxRowErrors < 0 {
@@ -100,8 +109,15 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 	return in, in.Check()
 }
 
+// runImport checks the input as the run's plan would (nothing is enqueued
+// when it is refused), then enqueues or works the run. A run that
+// completed with refused rows exits [exitRefused].
 func (a *app) runImport(c *cobra.Command, in importrows.FileImport, wait bool) error {
-	return enqueueOrWait(a, c, importrows.TableJob(), in, wait, importLine)
+	out, err := checkAndRun(a, c, importrows.TableJob(), importrows.Check, in, wait, importLine)
+	if err == nil && out.Refused > 0 {
+		return exitStatus(exitRefused)
+	}
+	return err
 }
 
 func importLine(id string, r importrows.Result) string {
