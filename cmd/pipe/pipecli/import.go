@@ -33,9 +33,11 @@ func (a *app) importCommand() *cobra.Command {
 			"resumes at its last page and writes no row twice. Refused rows go to an NDJSON report\n" +
 			"(--errors, default beside the source as KEY.errors/RUN/errors-NNNNN.ndjson), never with\n" +
 			"their values. Columns default to the file's own, checked against the table.\n" +
+			"The table, the key, the file and its header (the first record) are checked before anything\n" +
+			"is enqueued: a mistake is refused at once with its code and leaves no run behind.\n" +
 			"Without --wait it prints the run's id for the fleet's `pipe worker`s; with --wait it runs the\n" +
-			"import in this process, draws its progress on a terminal, and exits non-zero with the\n" +
-			"error code when the import fails.",
+			"import in this process, draws its progress on a terminal, and exits 1 with the error code\n" +
+			"when the import fails, 3 when it completed with refused rows.",
 		Args: exactArgs("SOURCE"),
 		RunE: func(c *cobra.Command, args []string) error {
 			in, err := f.input(c, args[0])
