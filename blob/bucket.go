@@ -17,7 +17,8 @@ type Bucket struct {
 	b      *gcblob.Bucket
 	url    string
 	scheme string
-	shared bool // a named mem bucket: Close leaves it open for others
+	dir    string // a file bucket's directory
+	shared bool   // a named mem bucket: Close leaves it open for others
 	closed atomic.Bool
 }
 
@@ -58,7 +59,7 @@ func (b *Bucket) Stat(ctx context.Context, key string) (Attrs, error) {
 	}
 	a, err := b.b.Attributes(ctx, key)
 	if err != nil {
-		return Attrs{}, fail(err, "stat", key)
+		return Attrs{}, b.failStat(err, key)
 	}
 	return Attrs{Size: a.Size, ETag: a.ETag, MD5: a.MD5, ModTime: a.ModTime, ContentType: a.ContentType}, nil
 }

@@ -2,7 +2,10 @@ package blob
 
 import (
 	"errors"
+	"path/filepath"
 	"syscall"
+
+	"gocloud.dev/gcerrors"
 
 	"github.com/pipekit/pipe/errcode"
 )
@@ -24,4 +27,14 @@ func localFailure(err error, what string) error {
 			WithFix("give the worker's user access to the bucket's directory (writable for a write), then retry the job (`pipe jobs retry ID`)")
 	}
 	return nil
+}
+
+// failStat codes a failed Stat: a file bucket's missing object is a missing
+// file, named by its path, as a file system says it.
+func (b *Bucket) failStat(err error, key string) error {
+	if b.dir == "" || gcerrors.Code(err) != gcerrors.NotFound {
+		return fail(err, "stat", key)
+	}
+	return errcode.Wrap(err, errcode.BlobNotFound, "no such file: %s", filepath.Join(b.dir, filepath.FromSlash(key))).
+		WithFix("check the path, and that the file is on the machine that runs the import")
 }

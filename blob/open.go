@@ -48,6 +48,7 @@ func Open(ctx context.Context, url string) (*Bucket, error) {
 		return openMem(ctx, u, shown)
 	case SchemeFile:
 		setFileDefaults(u)
+		return openFile(ctx, u, shown, filepath.FromSlash(u.Path))
 	}
 	return openDriver(ctx, u.String(), shown, scheme)
 }
@@ -66,7 +67,17 @@ func openPath(ctx context.Context, dir string) (*Bucket, error) {
 		u.Path = "/" + u.Path // a Windows drive: file:///C:/dir
 	}
 	setFileDefaults(u)
-	return openDriver(ctx, u.String(), dir, SchemeFile)
+	return openFile(ctx, u, dir, abs)
+}
+
+// openFile opens a file bucket, which knows its directory.
+func openFile(ctx context.Context, u *url.URL, shown, dir string) (*Bucket, error) {
+	b, err := openDriver(ctx, u.String(), shown, SchemeFile)
+	if err != nil {
+		return nil, err
+	}
+	b.dir = dir
+	return b, nil
 }
 
 func setFileDefaults(u *url.URL) {

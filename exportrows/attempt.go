@@ -32,6 +32,23 @@ type attempt[In any] struct {
 // open checks the input and opens the sink's bucket. A hostile prefix or a
 // malformed source is refused here, before anything is read or written.
 func (ex *exporter[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
+	a, err := ex.prepare(r)
+	if err != nil {
+		return nil, err
+	}
+	if a.bucket, err = blob.Open(ctx, a.sink.Bucket); err != nil {
+		return nil, err
+	}
+	if err := a.sweep(ctx); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// prepare checks the input and settles what the plan needs, opening
+// nothing: all that [Check] and the run share before the plan.
+func (ex *exporter[In]) prepare(r *pipeline.Run[In]) (*attempt[In], error) {
 	if ex.o.Check != nil {
 		if err := ex.o.Check(r.Input); err != nil {
 			return nil, err
@@ -46,13 +63,6 @@ func (ex *exporter[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt
 		return nil, err
 	}
 	if a.dir, err = runDirKey(a.sink.Prefix, r.RunID); err != nil {
-		return nil, err
-	}
-	if a.bucket, err = blob.Open(ctx, a.sink.Bucket); err != nil {
-		return nil, err
-	}
-	if err := a.sweep(ctx); err != nil {
-		a.close()
 		return nil, err
 	}
 	return a, nil
@@ -106,10 +116,7 @@ func runDirKey(prefix, dir string) (string, error) {
 // the catalog; every attempt then prepares its columns and statements from
 // the stored plan.
 func (a *attempt[In]) planStep(ctx context.Context) error {
-	p, err := pipeline.StepTx(ctx, "plan", func(ctx context.Context, tx pgx.Tx) (plan, error) {
-		p, err := a.makePlan(ctx, tx)
-		return p, sourceErr(ctx, err, a.src.label())
-	})
+	p, err := pipeline.StepTx(ctx, "plan", a.planTx)
 	if err != nil {
 		return err
 	}
@@ -118,6 +125,12 @@ func (a *attempt[In]) planStep(ctx context.Context) error {
 	a.sql = newPageSQL(a.src, p, a.cols)
 	a.keys = newKeyKeeper(a.cols, p)
 	return nil
+}
+
+// planTx is the plan step, and all of [Check].
+func (a *attempt[In]) planTx(ctx context.Context, tx pgx.Tx) (plan, error) {
+	p, err := a.makePlan(ctx, tx)
+	return p, sourceErr(ctx, err, a.src.label())
 }
 
 // pageStep reads and writes one page in its step: the rows are read in

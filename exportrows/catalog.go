@@ -66,6 +66,9 @@ func probe(ctx context.Context, tx pgx.Tx, label, sql string, args []any) ([]pgc
 	if rerr := done(); err == nil {
 		err = rerr
 	}
+	if ue := undefinedColumn(err, sql, label); ue != nil {
+		return nil, ue
+	}
 	if err != nil {
 		return nil, sourceErr(ctx, err, label)
 	}

@@ -14,12 +14,20 @@ import (
 // its input, a required argument as in [pipeline.NewJob]: while a run of
 // the same key is live, an enqueue answers it.
 func New[In any](key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
+	ex, err := newExporter(key, o)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.NewJob(ex.o.Name, key, ex.run, ex.o.Job)
+}
+
+// newExporter answers the export o declares, its defaults filled in.
+func newExporter[In any](key func(In) string, o Options[In]) (*exporter[In], error) {
 	o, err := o.withDefaults(key)
 	if err != nil {
 		return nil, err
 	}
-	ex := &exporter[In]{o: o}
-	return pipeline.NewJob(o.Name, key, ex.run, o.Job)
+	return &exporter[In]{o: o}, nil
 }
 
 // MustNew is [New] that panics on a bad declaration, for package-level

@@ -51,7 +51,12 @@ type TableExport struct {
 // enqueues and `pipe worker` runs: each run exports the table its input
 // names to the prefix it names.
 func TableJob() *pipeline.Job[TableExport, Result] {
-	return MustNew(TableExport.key, Options[TableExport]{
+	return MustNew(TableExport.key, tableOptions())
+}
+
+// tableOptions declare the stock export, for [TableJob] and [Check].
+func tableOptions() Options[TableExport] {
+	return Options[TableExport]{
 		Name:   TableJobName,
 		Check:  TableExport.Check,
 		Source: TableExport.source,
@@ -60,7 +65,7 @@ func TableJob() *pipeline.Job[TableExport, Result] {
 			return Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 		},
 		Job: pipeline.JobOptions[TableExport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
-	})
+	}
 }
 
 // Check refuses an input the export cannot run: no table, a destination

@@ -30,6 +30,29 @@ type attempt[In any] struct {
 }
 
 func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
+	a, err := im.openSource(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := blob.JoinKey(a.sink.Prefix, r.RunID); err != nil {
+		a.close()
+		return nil, err
+	}
+	if a.errs, err = blob.Open(ctx, a.sink.Bucket); err != nil {
+		a.close()
+		return nil, reportErr(err, a.sink.Prefix, "its bucket")
+	}
+	// A killed attempt's report part can have been left half-written.
+	if _, err := a.errs.SweepTemporary(ctx, a.errorPrefix()+"/"); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// openSource checks the input and opens the file's bucket: all that
+// [Check] and the plan step need.
+func (im *importer[In]) openSource(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
 	if im.o.Check != nil {
 		if err := im.o.Check(r.Input); err != nil {
 			return nil, err
@@ -43,19 +66,7 @@ func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt
 	if err := blob.ValidateKey(a.src.Key); err != nil {
 		return nil, err
 	}
-	if _, err := blob.JoinKey(a.sink.Prefix, r.RunID); err != nil {
-		return nil, err
-	}
 	if a.bucket, err = blob.Open(ctx, a.src.Bucket); err != nil {
-		return nil, err
-	}
-	if a.errs, err = blob.Open(ctx, a.sink.Bucket); err != nil {
-		a.close()
-		return nil, err
-	}
-	// A killed attempt's report part can have been left half-written.
-	if _, err := a.errs.SweepTemporary(ctx, a.errorPrefix()+"/"); err != nil {
-		a.close()
 		return nil, err
 	}
 	return a, nil
@@ -83,10 +94,7 @@ func (a *attempt[In]) planStep(ctx context.Context) error {
 	var p plan
 	var err error
 	if a.im.o.Into != nil {
-		p, err = pipeline.StepTx(ctx, "plan", func(ctx context.Context, tx pgx.Tx) (plan, error) {
-			p, err := a.makePlan(ctx, tx)
-			return p, errcode.Redact(ctx, err, "import: plan")
-		})
+		p, err = pipeline.StepTx(ctx, "plan", a.planTx)
 	} else {
 		p, err = pipeline.Step(ctx, "plan", func(ctx context.Context) (plan, error) {
 			return a.makePlan(ctx, nil)
@@ -97,6 +105,12 @@ func (a *attempt[In]) planStep(ctx context.Context) error {
 	}
 	a.plan = p
 	return a.prepare(ctx)
+}
+
+// planTx is the plan step of an import into a table, and all of [Check].
+func (a *attempt[In]) planTx(ctx context.Context, tx pgx.Tx) (plan, error) {
+	p, err := a.makePlan(ctx, tx)
+	return p, errcode.Redact(ctx, err, "import: plan")
 }
 
 // prepare builds the readers and the column coercers the plan calls for.

@@ -14,12 +14,20 @@ import (
 // input, a required argument as in [pipeline.NewJob]: while a run of the
 // same key is live, an enqueue answers it.
 func New[In any](key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
+	im, err := newImporter(key, o)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.NewJob(im.o.Name, key, im.run, im.o.Job)
+}
+
+// newImporter answers the import o declares, its defaults filled in.
+func newImporter[In any](key func(In) string, o Options[In]) (*importer[In], error) {
 	o, err := o.withDefaults(key)
 	if err != nil {
 		return nil, err
 	}
-	im := &importer[In]{o: o}
-	return pipeline.NewJob(o.Name, key, im.run, o.Job)
+	return &importer[In]{o: o}, nil
 }
 
 // MustNew is [New] that panics on a bad declaration, for package-level

@@ -56,7 +56,7 @@ func TestImportParquetHeaderMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, _ := run(t, b.pool, importrows.MustNew(fileKey, tableOptions("pq", "id")), b.put(t, "o.parquet", buf.Bytes()))
-	if lastCode(d) != "X_IMPORT_HEADER_MISMATCH" || !bytes.Contains([]byte(d.LastError.Message), []byte("unknown: the file's columns 3, 4 and 5")) {
+	if lastCode(d) != "X_IMPORT_HEADER_MISMATCH" || !bytes.Contains([]byte(d.LastError.Message), []byte(`unknown "note" (column 3), "created_at" (column 4), "tags" (column 5)`)) {
 		t.Fatalf("%s %+v", d.State, d.LastError)
 	}
 }

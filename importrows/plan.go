@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pipekit/pipe/blob"
@@ -75,81 +73,6 @@ func delimiterOf(s Source) (byte, error) {
 			WithFix("use ',', ';', '|' or a tab")
 	}
 	return byte(d), nil
-}
-
-// matchHeader checks the file's columns against the declared ones: the same
-// set, in any order.
-func matchHeader(file, declared []string) error {
-	var h headerFaults
-	seen := map[string]bool{}
-	for i, c := range file {
-		switch {
-		case !slices.Contains(declared, c):
-			h.unknown = append(h.unknown, i+1)
-		case seen[c]:
-			h.repeated = append(h.repeated, c)
-		}
-		seen[c] = true
-	}
-	for _, c := range declared {
-		if !seen[c] {
-			h.missing = append(h.missing, c)
-		}
-	}
-	return h.err("the declared columns")
-}
-
-// headerFaults are what is wrong with a file's columns. The missing and
-// repeated ones are named: they are the declaration's or the table's. An
-// unknown one is named by its position in the header, never quoted: the
-// first line of a file without a header is a row of data.
-type headerFaults struct {
-	missing, repeated []string
-	unknown           []int // 1-based positions
-}
-
-// err answers X_IMPORT_HEADER_MISMATCH naming every fault, or nil;
-// against names what the header was checked against.
-func (h headerFaults) err(against string) error {
-	var parts []string
-	if len(h.missing) > 0 {
-		parts = append(parts, "missing "+strings.Join(h.missing, ", "))
-	}
-	if len(h.unknown) > 0 {
-		parts = append(parts, "unknown: the file's "+positions(h.unknown)+" (by position)")
-	}
-	if len(h.repeated) > 0 {
-		parts = append(parts, "repeated "+strings.Join(h.repeated, ", "))
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	return errcode.New(errcode.ImportHeaderMismatch, "import: the file's columns do not match %s: %s", against, strings.Join(parts, "; ")).
-		WithFix("name exactly those columns, in any order, in the file's header (a CSV file's first line: without a header, its first row is read as one); "+
-			"an unknown name is given by its position, never quoted, as it may be data").
-		WithMeta("missing", strings.Join(h.missing, ",")).WithMeta("unknown", strings.Join(itoas(h.unknown), ","))
-}
-
-// positions says "column 4" or "columns 2, 5 and 7".
-func positions(ns []int) string {
-	s := itoas(ns)
-	if len(s) == 1 {
-		return "column " + s[0]
-	}
-	return "columns " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
-
-func itoas(ns []int) []string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.Itoa(n)
-	}
-	return s
-}
-
-func noHeader() error {
-	return errcode.New(errcode.ImportHeaderMismatch, "import: the file has no header line (it is empty, a BOM alone or blank lines)").
-		WithFix("a CSV import needs a header naming the columns; check that the right file was named")
 }
 
 // sniff answers how the text file must be read: by ranges (plain UTF-8) or

@@ -114,7 +114,7 @@ func (a *attempt[In]) settleColumns(p *plan, fileCols []string, tg *target) erro
 // the table lacks or cannot write, a required column the file lacks, and a
 // key the file does not carry.
 func (t *target) typeColumns(p *plan) error {
-	var h headerFaults
+	h := headerFaults{header: p.Columns, columns: t.writable()}
 	for i, name := range p.Columns {
 		c, ok := t.column(name)
 		if !ok || c.Generated {

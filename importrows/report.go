@@ -49,7 +49,7 @@ func (r *report) add(ctx context.Context, f refusal) error {
 	line, _ := json.Marshal(f)
 	line = append(line, '\n')
 	_, err := r.bw.Write(line)
-	return err
+	return reportErr(err, r.key, r.bucket.URL())
 }
 
 func (r *report) start(ctx context.Context) {
@@ -75,9 +75,9 @@ func (r *report) finish() error {
 	upErr := <-r.done
 	r.pw = nil
 	if err != nil {
-		return err
+		return reportErr(err, r.key, r.bucket.URL())
 	}
-	return upErr
+	return reportErr(upErr, r.key, r.bucket.URL())
 }
 
 // abort drops a part that was started: no object is written.
@@ -88,4 +88,26 @@ func (r *report) abort(cause error) {
 	r.pw.CloseWithError(cause)
 	<-r.done
 	r.pw = nil
+}
+
+// checkSink refuses a report location that cannot be written (a read-only
+// directory) before the run writes a row: the report is written at the
+// first refused row, too late to choose another place.
+func (a *attempt[In]) checkSink(ctx context.Context) error {
+	b, err := blob.Open(ctx, a.sink.Bucket)
+	if err != nil {
+		return reportErr(err, a.sink.Prefix, "its bucket")
+	}
+	defer b.Close()
+	return reportErr(b.CheckWritable(a.sink.Prefix), a.sink.Prefix, b.URL())
+}
+
+// reportErr says that the refused-rows report cannot be written where it
+// goes (under key in the bucket) when a directory refuses it.
+func reportErr(err error, key, bucket string) error {
+	if errcode.CodeOf(err) != errcode.BlobPermissionDenied {
+		return err
+	}
+	return errcode.Wrap(err, errcode.BlobPermissionDenied, "import: the refused-rows report cannot be written under %s in %s: permission denied or a read-only file system", key, bucket).
+		WithFix("name a writable place for the report (`pipe import --errors DIR_OR_URL`, FileImport.Errors); by default it goes beside the file")
 }

@@ -48,7 +48,12 @@ type FileImport struct {
 // enqueues and `pipe worker` runs: each run imports the file its input
 // names into the table it names, with the table writer.
 func TableJob() *pipeline.Job[FileImport, Result] {
-	return MustNew(FileImport.key, Options[FileImport]{
+	return MustNew(FileImport.key, tableOptions())
+}
+
+// tableOptions declare the stock import, for [TableJob] and [Check].
+func tableOptions() Options[FileImport] {
+	return Options[FileImport]{
 		Name:     TableJobName,
 		Check:    FileImport.Check,
 		Source:   FileImport.source,
@@ -59,7 +64,7 @@ func TableJob() *pipeline.Job[FileImport, Result] {
 			return in.Columns
 		},
 		Job: pipeline.JobOptions[FileImport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
-	})
+	}
 }
 
 // Check refuses an input the import cannot run: a source or report URL

@@ -12,6 +12,7 @@ import (
 func TestAnotherImportOrExportIsNeverMergedIntoALiveOne(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	b.exec(t, `create table people(id int primary key)`)
 	path := writeFile(t, "p.csv", "id\n1\n")
 	dir := t.TempDir()
 	for _, c := range []struct{ first, other []string }{

@@ -23,26 +23,45 @@ type runQueued struct {
 // with a progress bar and prints line(id, result), or the result with
 // --json. A run that does not end done is its coded error.
 func enqueueOrWait[In, Out any](a *app, c *cobra.Command, job *pipeline.Job[In, Out], in In, wait bool, line func(id string, out Out) string) error {
+	_, err := checkAndRun(a, c, job, nil, in, wait, line)
+	return err
+}
+
+// preCheck is a job's own check of an input against the live database and
+// its files before any run of it exists (importrows.Check,
+// exportrows.Check: the planning the run's first step does, rolled back).
+type preCheck[In any] func(ctx context.Context, db pipeline.DB, in In) error
+
+// checkAndRun is [enqueueOrWait] after check (nil: none): an input check
+// refuses is refused at once with its code, and nothing is enqueued. It
+// answers the run's result with wait (the zero Out without).
+func checkAndRun[In, Out any](a *app, c *cobra.Command, job *pipeline.Job[In, Out], check preCheck[In], in In, wait bool, line func(id string, out Out) string) (Out, error) {
+	var out Out
 	ctx := c.Context()
 	pool, err := a.connect(ctx, migrated)
 	if err != nil {
-		return err
+		return out, err
 	}
 	defer pool.Close()
+	if check != nil {
+		if err := check(ctx, pool, in); err != nil {
+			return out, err
+		}
+	}
 	if !wait {
 		res, err := job.Enqueue(ctx, pool, in)
 		if err != nil {
-			return err
+			return out, err
 		}
-		return a.emit(runQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped}, queuedLine(job.Name(), res))
+		return out, a.emit(runQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped}, queuedLine(job.Name(), res))
 	}
 	bar := newProgressBar(a.stderr)
 	id, out, err := runHere(ctx, a, pool, job, in, bar.watch)
 	bar.done()
 	if err != nil {
-		return err
+		return out, err
 	}
-	return a.emit(out, line(id, out))
+	return out, a.emit(out, line(id, out))
 }
 
 // queuedLine says what an enqueue did: a new run, or — the same input

@@ -32,7 +32,9 @@ func (a *app) exportCommand() *cobra.Command {
 			"manifest means the export is not complete. PREFIX is a bucket URL with a key prefix\n" +
 			"(s3://bucket/exports, gs://, azblob://, file:///dir, mem://) or a local directory. CSV cells\n" +
 			"a spreadsheet would run as a formula get a leading '. --where is an SQL filter run as is,\n" +
-			"read-only: give it only to operators who may read the database with SQL.\n" +
+			"read-only: give it only to operators who may read the database with SQL. The table, the\n" +
+			"columns, the key and --where are checked before anything is enqueued (--where runs with\n" +
+			"LIMIT 0): a mistake is refused at once with its code and leaves no run behind.\n" +
 			"Without --wait it prints the run's id for the fleet's `pipe worker`s; with --wait it runs\n" +
 			"the export in this process, draws its progress on a terminal and prints the manifest's key.",
 		Args: exactArgs("TABLE"),
@@ -86,7 +88,8 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 }
 
 func (a *app) runExport(c *cobra.Command, in exportrows.TableExport, wait bool) error {
-	return enqueueOrWait(a, c, exportrows.TableJob(), in, wait, func(_ string, out exportrows.Result) string {
+	_, err := checkAndRun(a, c, exportrows.TableJob(), exportrows.Check, in, wait, func(_ string, out exportrows.Result) string {
 		return fmt.Sprintf("exported %d rows in %d parts (%d bytes); manifest %s in %s", out.Rows, out.Parts, out.Bytes, out.Manifest, out.Bucket)
 	})
+	return err
 }

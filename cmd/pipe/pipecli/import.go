@@ -33,9 +33,11 @@ func (a *app) importCommand() *cobra.Command {
 			"resumes at its last page and writes no row twice. Refused rows go to an NDJSON report\n" +
 			"(--errors, default beside the source as KEY.errors/RUN/errors-NNNNN.ndjson), never with\n" +
 			"their values. Columns default to the file's own, checked against the table.\n" +
+			"The table, the key, the file and its header (the first record) are checked before anything\n" +
+			"is enqueued: a mistake is refused at once with its code and leaves no run behind.\n" +
 			"Without --wait it prints the run's id for the fleet's `pipe worker`s; with --wait it runs the\n" +
-			"import in this process, draws its progress on a terminal, and exits non-zero with the\n" +
-			"error code when the import fails.",
+			"import in this process, draws its progress on a terminal, and exits 1 with the error code\n" +
+			"when the import fails, 3 when it completed with refused rows.",
 		Args: exactArgs("SOURCE"),
 		RunE: func(c *cobra.Command, args []string) error {
 			in, err := f.input(c, args[0])
@@ -66,8 +68,9 @@ func (a *app) importCommand() *cobra.Command {
 	return c
 }
 
-// input answers the run's input; a local path becomes absolute, so a worker
-// elsewhere on the machine finds the same file.
+// input answers the run's input; a local path (the source, --errors)
+// becomes absolute, so a worker elsewhere on the machine finds the same
+// file.
 func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImport, error) {
 	if !strings.Contains(source, "://") {
 		abs, err := filepath.Abs(source)
@@ -75,6 +78,14 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 			return importrows.FileImport{}, usageError(c, "SOURCE is not a usable path")
 		}
 		source = abs
+	}
+	errs := f.errors
+	if errs != "" && !strings.Contains(errs, "://") {
+		abs, err := filepath.Abs(errs)
+		if err != nil {
+			return importrows.FileImport{}, usageError(c, "--errors is not a usable path")
+		}
+		errs = abs
 	}
 	into, err := relationArg(errcode.ImportTableInvalid, "import", "--into", f.into)
 	if err != nil {
@@ -88,7 +99,7 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 	in := importrows.FileImport{
 		Source: source, Into: into, Key: key, Columns: f.columns,
 		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
-		Delimiter: f.delimiter, Errors: f.errors,
+		Delimiter: f.delimiter, Errors: errs,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
 	}
 	if f.maxRowErrors < 0 {
@@ -100,8 +111,15 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 	return in, in.Check()
 }
 
+// runImport checks the input as the run's plan would (nothing is enqueued
+// when it is refused), then enqueues or works the run. A run that
+// completed with refused rows exits [exitRefused].
 func (a *app) runImport(c *cobra.Command, in importrows.FileImport, wait bool) error {
-	return enqueueOrWait(a, c, importrows.TableJob(), in, wait, importLine)
+	out, err := checkAndRun(a, c, importrows.TableJob(), importrows.Check, in, wait, importLine)
+	if err == nil && out.Refused > 0 {
+		return exitStatus(exitRefused)
+	}
+	return err
 }
 
 func importLine(id string, r importrows.Result) string {

@@ -3,6 +3,7 @@ package pipecli
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -71,15 +72,16 @@ func awaitRun(ctx context.Context, adm *pipeline.Admin, id string, watch func(*p
 	}
 }
 
-// runError answers the coded error a run that did not end done ended with.
+// runError answers the coded error a run that did not end done ended with:
+// its code, its message and fix, and the run's id for `pipe jobs show`.
 func runError(d *pipeline.RunDetail) error {
 	if d.State == "done" {
 		return nil
 	}
 	if d.LastError == nil {
-		return errcode.New(errcode.Invariant, "run %s ended %s", d.ID, d.State).
-			WithFix("`pipe jobs show " + d.ID + "`")
+		return &runFailure{id: d.ID, err: errcode.New(errcode.Invariant, "the run ended %s", d.State).
+			WithFix("see how it ended: `pipe jobs show " + d.ID + "`")}
 	}
-	return errcode.New(errcode.Code(d.LastError.Code), "run %s ended %s: %s", d.ID, d.State, d.LastError.Message).
-		WithFix(d.LastError.Fix)
+	msg := strings.TrimSuffix(d.LastError.Message, terminalSuffix)
+	return &runFailure{id: d.ID, err: errcode.New(errcode.Code(d.LastError.Code), "%s", msg).WithFix(d.LastError.Fix)}
 }

@@ -57,6 +57,11 @@ func TestNamesAreReadAsSQLWritesThem(t *testing.T) {
 	if !strings.Contains(r.stdout, `"rows": 2`) {
 		t.Fatalf("export: %s", r.stdout)
 	}
+	r = b.pipe(t, "export", "SALES.Order_Items", "--key", "ID", "--to", t.TempDir(), "--wait", "--json") // sales.order_items
+	wantOK(t, r)
+	if !strings.Contains(r.stdout, `"rows": 1`) {
+		t.Fatalf("export of the folded name: %s", r.stdout)
+	}
 	wantOK(t, b.pipe(t, "views", "refresh", `"Sales"."Notes"`, "--concurrently", "--wait"))
 	wantError(t, b.pipe(t, "import", path, "--into", `Sales."Order Items"`, "--wait"), 1, "X_IMPORT_TABLE_INVALID") // sales."Order Items"
 	wantError(t, b.pipe(t, "import", path, "--into", "Sales.Order Items"), 1, "X_IMPORT_TABLE_INVALID")

@@ -51,6 +51,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
+	// exitRefused: the run completed, but refused rows (an import's, into
+	// its error report).
+	exitRefused = 3
 )
 
 // app is one Execute: the options, the global flags and the streams.
@@ -73,7 +76,8 @@ type app struct {
 
 // Execute runs the pipe command line args (without the program name) and
 // answers the process exit code: 0 on success, 1 on a failure, 2 on a
-// command line that does not parse. Failures are printed on opts.Stderr as
+// command line that does not parse, 3 on an import that completed with
+// refused rows. Failures are printed on opts.Stderr as
 // the coded error and its fix. ctx bounds the command; a worker also stops on
 // SIGINT or SIGTERM.
 func Execute(ctx context.Context, args []string, opts Options) int {

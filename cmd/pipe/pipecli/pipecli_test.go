@@ -153,6 +153,7 @@ type errorJSON struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
+	Run     string `json:"run"`
 }
 
 // hasRow reports whether out holds a line whose whitespace-separated fields
