@@ -49,14 +49,16 @@
 //     Emitted as true or false.
 //   - uuid: 32 hex digits in any case, bare or grouped 8-4-4-4-12, either
 //     optionally in braces. Emitted canonical, lowercase.
-//   - date: YYYY-MM-DD, years 0001 to 9999, a real day.
+//   - date: YYYY-MM-DD (four digits of year or more), a real day, with an
+//     optional trailing BC, within PostgreSQL's range (4714-11-24 BC to
+//     5874897-12-31); infinity, +infinity and -infinity in any case.
 //   - timestamp with time zone: a date; or a date, T (or t, or a space),
 //     HH:MM[:SS[.fraction]], and an optional offset Z, ±HH, ±HHMM, ±HH:MM
 //     or ±HH:MM:SS (at most 15:59:59). A value without an offset is UTC —
 //     the importer's sessions run with TimeZone=UTC, and a file's wall
 //     times are not the server's. Emitted as RFC 3339 with its offset.
-//     Infinity, BC years, 24:00, leap seconds and values whose fraction
-//     rounds past 9999-12-31 are refused.
+//     The date's BC, its range (to 294276-12-31 23:59:59.999999 UTC) and
+//     the infinities as for date; 24:00 and leap seconds are refused.
 //   - timestamp without time zone: the same without an offset, which is
 //     refused rather than ignored as PostgreSQL would.
 //   - Fractions of a second are rounded to microseconds as PostgreSQL does
