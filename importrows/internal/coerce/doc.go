@@ -14,7 +14,7 @@
 // characters; smallint, integer, bigint; numeric and numeric(p,s); real,
 // double precision; boolean; uuid; date; timestamp and timestamp with time
 // zone, with an optional precision; time; json; jsonb; bytea; and
-// one-dimensional arrays of each ("integer[]").
+// arrays of each ("integer[]").
 //
 // # Rules
 //
@@ -73,7 +73,9 @@
 //     reliably.
 //   - Arrays: a String cell holding a JSON array ([1,"a",null]) or a
 //     PostgreSQL array literal ({1,"a b",NULL}), or a JSON cell holding an
-//     array; one dimension. Each element is coerced by the element type's
+//     array; a multidimensional one rectangular, as PostgreSQL requires
+//     ({{1,2},{3,4}}, [[1,2],[3,4]]; a JSON array in a json[] or jsonb[]
+//     is an element). Each element is coerced by the element type's
 //     rules (an element of a JSON array by its JSON kind), and the array is
 //     emitted as an array literal, elements quoted and backslash-escaped as
 //     array input needs.
