@@ -60,7 +60,8 @@ func TestArray(t *testing.T) {
 	runCases(t, "varchar(2)[]", []tcase{{str("{ab,c}"), `"{ab,c}"`}, {str("{abc}"), refused}})
 	runCases(t, "uuid[]", []tcase{{str(`["A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"]`), "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}"}})
 	runCases(t, "bytea[]", []tcase{{str(`{"\\x01"}`), `"{""\\x01""}"`}, {str(`{\\x01}`), `"{""\\x01""}"`}})
-	runCases(t, "jsonb[]", []tcase{{str(`[{"a":1},[2]]`), `"{""{\""a\"":1}"",[2]}"`}})
+	runCases(t, "jsonb[]", []tcase{{str(`[{"a":1},[2]]`), `"{""{\""a\"":1}"",[2]}"`},
+		{str(`["s", "4\u00e9", null, 42]`), `"{""\""s\"""",""\""4\\u00e9\"""",NULL,42}"`}})
 	runCases(t, "numeric(3,1)[]", []tcase{{str("{1.25,-0.04}"), `"{1.3,0.0}"`}})
 	runCases(t, "timestamptz[]", []tcase{{str(`["2024-01-02 03:04:05+02"]`), "{2024-01-02T03:04:05+02:00}"}})
 	runCases(t, "boolean[]", []tcase{{str("[true,false,null]"), `"{true,false,NULL}"`}, {str("{yes,0}"), `"{true,false}"`}})
