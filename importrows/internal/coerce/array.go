@@ -14,8 +14,13 @@ import (
 // multidimensional array ({{1,2},{3,4}}, [[1,2],[3,4]]) must be
 // rectangular, as PostgreSQL requires.
 func (t Type) appendArray(dst []byte, c Cell) ([]byte, bool) {
-	dst, _, ok := t.appendDims(dst, c, 0)
-	return dst, ok
+	prefix, bounds, lit, ok := cutBounds(c)
+	if !ok {
+		return dst, false
+	}
+	dst = append(dst, prefix...)
+	dst, shape, ok := t.appendDims(dst, lit, 0)
+	return dst, ok && (bounds == nil || slices.Equal(bounds, shape))
 }
 
 // maxDims is PostgreSQL's limit on an array's dimensions.
@@ -70,7 +75,8 @@ func (t Type) arrayValue(c Cell) (any, bool) {
 	if _, ok := t.appendArray(nil, c); !ok {
 		return nil, false // not rectangular, or an element refused
 	}
-	return t.dimValue(c)
+	_, _, lit, _ := cutBounds(c)
+	return t.dimValue(lit)
 }
 
 func (t Type) dimValue(c Cell) (any, bool) {

@@ -75,7 +75,8 @@
 //     PostgreSQL array literal ({1,"a b",NULL}), or a JSON cell holding an
 //     array; a multidimensional one rectangular, as PostgreSQL requires
 //     ({{1,2},{3,4}}, [[1,2],[3,4]]; a JSON array in a json[] or jsonb[]
-//     is an element). Each element is coerced by the element type's
+//     is an element), a literal's explicit bounds ([0:1]={1,2}) kept when
+//     they fit its shape. Each element is coerced by the element type's
 //     rules (an element of a JSON array by its JSON kind), and the array is
 //     emitted as an array literal, elements quoted and backslash-escaped as
 //     array input needs.
