@@ -3,6 +3,7 @@ package importrows
 import (
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // column is one column of the plan, ready to coerce cells.
@@ -33,4 +34,22 @@ func requiredCell(c coerce.Cell, col *column) coerce.Cell {
 		return coerce.Cell{Kind: coerce.String}
 	}
 	return c
+}
+
+// coercedType answers the type a table column's values are coerced to: its
+// type, or a domain's base type; a type the import does not read (interval,
+// inet, a range, an enum, a composite...) is unknown, whose text goes to
+// the server's input function as written.
+func coercedType(c pgcatalog.Column) string {
+	t := c.Type
+	if c.TypType == "d" && c.Domain != "" {
+		t = c.Domain
+	}
+	if _, err := coerce.ParseType(t); err == nil {
+		return t
+	}
+	if c.Category == "A" {
+		return "unknown[]"
+	}
+	return "unknown"
 }

@@ -90,7 +90,7 @@ func (t Type) appendText(dst []byte, c Cell) ([]byte, bool) {
 		return t.appendArray(dst, c)
 	}
 	switch t.base {
-	case text, varchar, bpchar:
+	case text, varchar, bpchar, unknown:
 		return t.appendString(dst, c)
 	case int2, int4, int8:
 		return t.appendInt(dst, c)
@@ -118,7 +118,7 @@ func (t Type) value(c Cell) (any, bool) {
 		return t.arrayValue(c)
 	}
 	switch t.base {
-	case text, varchar, bpchar:
+	case text, varchar, bpchar, unknown:
 		return t.stringValue(c)
 	case int2, int4, int8:
 		return t.intValue(c)

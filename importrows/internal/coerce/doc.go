@@ -13,8 +13,10 @@
 // text; character varying(n) and character(n), their length counted in
 // characters; smallint, integer, bigint; numeric and numeric(p,s); real,
 // double precision; boolean; uuid; date; timestamp and timestamp with time
-// zone, with an optional precision; time; json; jsonb; bytea; and
-// arrays of each ("integer[]").
+// zone, with an optional precision; time; json; jsonb; bytea; unknown, a
+// type pipe does not read (interval, inet, a range, an enum...), whose text
+// is kept as written, as a text column's is, for the server's input
+// function to read; and arrays of each ("integer[]").
 //
 // # Rules
 //
