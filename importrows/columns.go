@@ -1,6 +1,8 @@
 package importrows
 
 import (
+	"strings"
+
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
 	"github.com/pipekit/pipe/internal/pgcatalog"
@@ -48,7 +50,7 @@ func coercedType(c pgcatalog.Column) string {
 	if _, err := coerce.ParseType(t); err == nil {
 		return t
 	}
-	if c.Category == "A" {
+	if strings.HasSuffix(t, "[]") { // not int2vector or oidvector, arrays to the catalog written "1 2"
 		return "unknown[]"
 	}
 	return "unknown"
