@@ -8,9 +8,17 @@ import (
 
 // eachElem calls fn with each element of the binary array raw of column c
 // (nil for a NULL element). An array of more than one dimension is
-// X_EXPORT_VALUE_UNSUPPORTED: JSON and Parquet lists are written flat.
+// X_EXPORT_VALUE_UNSUPPORTED: a Parquet list is flat.
 func eachElem(c *column, raw []byte, fn func(v []byte) error) error {
-	n, body, err := arrayBody(c, raw)
+	dims, body, err := arrayDims(c, raw)
+	if err == nil && len(dims) > 1 {
+		return errcode.New(errcode.ExportValueUnsupported, "export: column %s holds a %d-dimensional array", c.Name, len(dims)).
+			WithFix("export multi-dimensional arrays as csv or ndjson, or select them as text in a query")
+	}
+	n := 0
+	if len(dims) == 1 {
+		n = dims[0]
+	}
 	for i := 0; err == nil && i < n; i++ {
 		var v []byte
 		var ok bool
@@ -22,22 +30,28 @@ func eachElem(c *column, raw []byte, fn func(v []byte) error) error {
 	return err
 }
 
-// arrayBody reads an array's header: its element count and the elements'
-// bytes.
-func arrayBody(c *column, raw []byte) (int, []byte, error) {
+// arrayDims reads an array's header: the length of each dimension (none
+// for an empty array) and the elements' bytes. A lower bound other than 1
+// ([0:1]={1,2}) is X_EXPORT_VALUE_UNSUPPORTED: a JSON array or a Parquet
+// list has none, and the bounds would be lost.
+func arrayDims(c *column, raw []byte) ([]int, []byte, error) {
 	if len(raw) < 12 {
-		return 0, nil, badArray(c)
+		return nil, nil, badArray(c)
 	}
-	switch ndim := int32(binary.BigEndian.Uint32(raw)); {
-	case ndim == 0:
-		return 0, nil, nil
-	case ndim != 1:
-		return 0, nil, errcode.New(errcode.ExportValueUnsupported, "export: column %s holds a %d-dimensional array", c.Name, ndim).
-			WithFix("export multi-dimensional arrays as csv, or select them as text in a query")
-	case len(raw) < 20:
-		return 0, nil, badArray(c)
+	ndim := int(int32(binary.BigEndian.Uint32(raw)))
+	if ndim < 0 || ndim > 6 || len(raw) < 12+8*ndim {
+		return nil, nil, badArray(c)
 	}
-	return int(int32(binary.BigEndian.Uint32(raw[12:]))), raw[20:], nil
+	dims := make([]int, ndim)
+	for i := range dims {
+		at := raw[12+8*i:]
+		dims[i] = int(int32(binary.BigEndian.Uint32(at)))
+		if int32(binary.BigEndian.Uint32(at[4:])) != 1 {
+			return nil, nil, errcode.New(errcode.ExportValueUnsupported, "export: column %s holds an array whose subscripts do not start at 1", c.Name).
+				WithFix("export it as csv, which keeps the bounds, or select the array without them (array(select unnest(...))) in a query")
+		}
+	}
+	return dims, raw[12+8*ndim:], nil
 }
 
 // nextElem splits one element off b: nil for a NULL one.

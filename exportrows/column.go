@@ -30,9 +30,17 @@ var kinds = map[uint32]kind{
 	114: kJSON, 700: kFloat4, 701: kFloat8, 1042: kText, 1043: kText, 1082: kDate,
 	1114: kTimestamp, 1184: kTimestamptz, 1700: kNumeric, 2950: kUUID, 3802: kJSONB,
 	// read as text, never free text: oid, money, time, timetz, interval,
-	// inet, cidr, macaddr, macaddr8.
+	// inet, cidr, macaddr, macaddr8, and int2vector and oidvector (arrays
+	// to the catalog, whose subscripts start at 0, written "1 2 3").
 	26: kPlain, 790: kPlain, 1083: kPlain, 1266: kPlain, 1186: kPlain,
-	869: kPlain, 650: kPlain, 829: kPlain, 774: kPlain,
+	869: kPlain, 650: kPlain, 829: kPlain, 774: kPlain, 22: kPlain, 30: kPlain,
+	// the same: the reg* types (a role "-" is none), xid, xid8, cid, tid,
+	// the snapshots, pg_lsn, bit, varbit and the geometric types.
+	24: kPlain, 2202: kPlain, 2203: kPlain, 2204: kPlain, 2205: kPlain, 2206: kPlain,
+	3734: kPlain, 3769: kPlain, 4089: kPlain, 4096: kPlain, 4191: kPlain,
+	28: kPlain, 5069: kPlain, 29: kPlain, 27: kPlain, 5038: kPlain, 2970: kPlain,
+	3220: kPlain, 1560: kPlain, 1562: kPlain,
+	600: kPlain, 601: kPlain, 602: kPlain, 603: kPlain, 604: kPlain, 628: kPlain, 718: kPlain,
 }
 
 func kindOf(oid uint32) kind {
@@ -73,7 +81,7 @@ func columnsOf(p plan) []column {
 	cols := make([]column, 0, len(p.Columns)+len(p.Hidden))
 	for i, t := range append(append([]colType(nil), p.Columns...), p.Hidden...) {
 		c := column{colType: t, kind: kindOf(t.OID), exported: i < len(p.Columns)}
-		if t.Elem != 0 {
+		if _, known := kinds[t.OID]; t.Elem != 0 && !known {
 			c.kind, c.elem = kArray, kindOf(t.Elem)
 		}
 		c.binary = c.kind.binaryWire() && !(c.kind == kArray && p.Settings.Format == CSV)

@@ -93,30 +93,54 @@ func appendJSONFloat(b []byte, k kind, v []byte) []byte {
 	return appendScalar(b, k, v)
 }
 
-// appendJSONArray appends a one-dimensional array as a JSON array, each
-// element by its own type's rules.
+// appendJSONArray appends an array as a JSON array, a multidimensional
+// one as nested arrays, each element by its own type's rules.
 func appendJSONArray(b []byte, c *column, v []byte) ([]byte, error) {
-	b = append(b, '[')
-	first := true
-	err := eachElem(c, v, func(e []byte) error {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		if e == nil {
-			b = append(b, "null"...)
-			return nil
-		}
-		var err error
-		b, err = appendJSON(b, c, c.elem, c.elem.binaryWire(), e)
-		return err
-	})
-	return append(b, ']'), err
+	dims, body, err := arrayDims(c, v)
+	if err != nil || len(dims) == 0 {
+		return append(b, "[]"...), err
+	}
+	b, _, err = appendJSONDims(b, c, dims, body)
+	return b, err
 }
 
-// compactJSON appends a json value without its insignificant whitespace:
-// the json type keeps the text as written, line breaks included.
+// appendJSONDims appends the sub-array of shape dims whose elements begin
+// body, and answers the bytes after them.
+func appendJSONDims(b []byte, c *column, dims []int, body []byte) ([]byte, []byte, error) {
+	b = append(b, '[')
+	for i := range dims[0] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if len(dims) > 1 {
+			if b, body, err = appendJSONDims(b, c, dims[1:], body); err != nil {
+				return b, nil, err
+			}
+			continue
+		}
+		e, rest, ok := nextElem(body)
+		if !ok {
+			return b, nil, badArray(c)
+		}
+		body = rest
+		if e == nil {
+			b = append(b, "null"...)
+		} else if b, err = appendJSON(b, c, c.elem, c.elem.binaryWire(), e); err != nil {
+			return b, nil, err
+		}
+	}
+	return append(b, ']'), body, nil
+}
+
+// compactJSON appends a json value as written — the json type keeps its
+// text, whitespace and key order included — or, when it holds a line
+// break (which only insignificant whitespace can), without its
+// insignificant whitespace: an NDJSON row is one line.
 func compactJSON(b, v []byte) []byte {
+	if bytes.IndexByte(v, '\n') < 0 && bytes.IndexByte(v, '\r') < 0 && json.Valid(v) {
+		return append(b, v...)
+	}
 	buf := bytes.NewBuffer(b)
 	if err := json.Compact(buf, v); err != nil {
 		return appendJSONString(b, v) // not JSON after all: keep it, as a string

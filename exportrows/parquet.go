@@ -168,11 +168,15 @@ func (e *parquetEncoder) value(c *column, k kind, decimal bool, v []byte) (parqu
 		}
 		return parquet.Int32Value(d + pgEpochDays), nil
 	case kTimestamp, kTimestamptz:
-		us := int64(binary.BigEndian.Uint64(v))
-		if us == math.MinInt64 || us > math.MaxInt64-pgEpochMicros {
+		switch us := int64(binary.BigEndian.Uint64(v)); {
+		case us == math.MinInt64 || us == math.MaxInt64:
 			return parquet.Value{}, infinite(c)
+		case us > math.MaxInt64-pgEpochMicros:
+			return parquet.Value{}, errcode.New(errcode.ExportValueUnsupported, "export: column %s holds a time after 294247-01-10, past what Parquet's TIMESTAMP (microseconds since 1970 in 64 bits) holds", c.Name).
+				WithFix("filter such times out, or choose csv or ndjson")
+		default:
+			return parquet.Int64Value(us + pgEpochMicros), nil
 		}
-		return parquet.Int64Value(us + pgEpochMicros), nil
 	case kNumeric:
 		if decimal {
 			return decimalValue(c, v, &e.arena)

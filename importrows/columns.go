@@ -1,8 +1,11 @@
 package importrows
 
 import (
+	"strings"
+
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 )
 
 // column is one column of the plan, ready to coerce cells.
@@ -33,4 +36,22 @@ func requiredCell(c coerce.Cell, col *column) coerce.Cell {
 		return coerce.Cell{Kind: coerce.String}
 	}
 	return c
+}
+
+// coercedType answers the type a table column's values are coerced to: its
+// type, or a domain's base type; a type the import does not read (interval,
+// inet, a range, an enum, a composite...) is unknown, whose text goes to
+// the server's input function as written.
+func coercedType(c pgcatalog.Column) string {
+	t := c.Type
+	if c.TypType == "d" && c.Domain != "" {
+		t = c.Domain
+	}
+	if _, err := coerce.ParseType(t); err == nil {
+		return t
+	}
+	if strings.HasSuffix(t, "[]") { // not int2vector or oidvector, arrays to the catalog written "1 2"
+		return "unknown[]"
+	}
+	return "unknown"
 }

@@ -124,7 +124,7 @@ func (t *target) typeColumns(p *plan) error {
 		if slices.Contains(p.Columns[:i], name) {
 			h.repeated = append(h.repeated, name)
 		}
-		p.Types[i], p.Required[i] = c.Type, c.NotNull
+		p.Types[i], p.Required[i] = coercedType(c), c.NotNull
 	}
 	for _, c := range t.Columns {
 		if c.NotNull && !fillsItself(c) && !slices.Contains(p.Columns, c.Name) {

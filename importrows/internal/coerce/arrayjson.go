@@ -6,8 +6,9 @@ import (
 )
 
 // nextJSON reads the next element of a valid JSON array: a string as a
-// String cell (unescaped), a number as a Number cell, true and false as a
-// Bool cell, null as a Null cell, an object or array as a JSON cell.
+// String cell (unescaped, its JSON text as Raw: a json element keeps it),
+// a number as a Number cell, true and false as a Bool cell, null as a Null
+// cell, an object or array as a JSON cell.
 func (e *elements) nextJSON(scratch []byte) (Cell, bool, bool) {
 	if e.end {
 		return Cell{}, false, true
@@ -23,7 +24,7 @@ func (e *elements) nextJSON(scratch []byte) (Cell, bool, bool) {
 	case '"':
 		e.i = jsonStringEnd(s, start)
 		raw := s[start+1 : e.i-1]
-		c = Cell{Kind: String, Bytes: raw}
+		c = Cell{Kind: String, Bytes: raw, Raw: s[start:e.i]}
 		for _, b := range raw {
 			if b == '\\' {
 				c.Bytes = jsonUnescape(scratch, raw)

@@ -1,10 +1,11 @@
 package coerce
 
-// nextLiteral reads the next element of a PostgreSQL array literal: one
-// dimension, elements separated by commas, each either quoted ("a b",
-// with \" and \\ escapes) or bare (surrounding whitespace dropped, a
-// backslash escaping the next character; an unescaped NULL in any case
-// is a NULL element; an empty one is malformed).
+// nextLiteral reads the next element of a PostgreSQL array literal (a
+// sub-array, braces included, is one element): elements separated by
+// commas, each either quoted ("a b", with \" and \\ escapes) or bare
+// (surrounding whitespace dropped, a backslash escaping the next
+// character; an unescaped NULL in any case is a NULL element; an empty one
+// is malformed).
 func (e *elements) nextLiteral(scratch []byte) (Cell, bool, bool) {
 	if e.end {
 		return Cell{}, false, true
@@ -16,9 +17,13 @@ func (e *elements) nextLiteral(scratch []byte) (Cell, bool, bool) {
 	}
 	var c Cell
 	var ok bool
-	if s[e.i] == '"' {
+	e.sub = s[e.i] == '{'
+	switch {
+	case e.sub:
+		c, ok = e.braced()
+	case s[e.i] == '"':
 		c, ok = e.quoted(scratch)
-	} else {
+	default:
 		c, ok = e.bare(scratch)
 	}
 	if !ok {
@@ -35,6 +40,30 @@ func (e *elements) nextLiteral(scratch []byte) (Cell, bool, bool) {
 	}
 	e.n++
 	return c, true, true
+}
+
+// braced reads a sub-array literal, braces included, to its matching
+// closing brace (braces in quoted or escaped text do not count).
+func (e *elements) braced() (Cell, bool) {
+	s, depth, quoted := e.src, 0, false
+	for i := e.i; i < len(s)-1; i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '{':
+			depth++
+		case c == '}':
+			if depth--; depth == 0 {
+				c := Cell{Kind: String, Bytes: s[e.i : i+1]}
+				e.i = i + 1
+				return c, true
+			}
+		}
+	}
+	return Cell{}, false
 }
 
 func (e *elements) quoted(scratch []byte) (Cell, bool) {

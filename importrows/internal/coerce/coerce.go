@@ -69,7 +69,8 @@ func (t Type) AppendCSV(dst []byte, c Cell) ([]byte, errcode.Code) {
 // so no precision is lost); float64 for real and double precision; bool;
 // uuid.UUID; time.Time in UTC for date (midnight), timestamp with time zone
 // (the instant) and timestamp without time zone (the wall time);
-// time.Duration since midnight for time; json.RawMessage for json and jsonb;
+// time.Duration since midnight for time (infinity as the string
+// "infinity" or "-infinity"); json.RawMessage for json and jsonb;
 // []byte for bytea; []any of the element values for arrays. A refused cell
 // answers X_IMPORT_FIELD_INVALID.
 func (t Type) Value(c Cell) (any, errcode.Code) {
@@ -89,7 +90,7 @@ func (t Type) appendText(dst []byte, c Cell) ([]byte, bool) {
 		return t.appendArray(dst, c)
 	}
 	switch t.base {
-	case text, varchar, bpchar:
+	case text, varchar, bpchar, unknown:
 		return t.appendString(dst, c)
 	case int2, int4, int8:
 		return t.appendInt(dst, c)
@@ -117,7 +118,7 @@ func (t Type) value(c Cell) (any, bool) {
 		return t.arrayValue(c)
 	}
 	switch t.base {
-	case text, varchar, bpchar:
+	case text, varchar, bpchar, unknown:
 		return t.stringValue(c)
 	case int2, int4, int8:
 		return t.intValue(c)

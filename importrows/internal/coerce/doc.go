@@ -13,8 +13,10 @@
 // text; character varying(n) and character(n), their length counted in
 // characters; smallint, integer, bigint; numeric and numeric(p,s); real,
 // double precision; boolean; uuid; date; timestamp and timestamp with time
-// zone, with an optional precision; time; json; jsonb; bytea; and
-// one-dimensional arrays of each ("integer[]").
+// zone, with an optional precision; time; json; jsonb; bytea; unknown, a
+// type pipe does not read (interval, inet, a range, an enum...), whose text
+// is kept as written, as a text column's is, for the server's input
+// function to read; and arrays of each ("integer[]").
 //
 // # Rules
 //
@@ -49,14 +51,16 @@
 //     Emitted as true or false.
 //   - uuid: 32 hex digits in any case, bare or grouped 8-4-4-4-12, either
 //     optionally in braces. Emitted canonical, lowercase.
-//   - date: YYYY-MM-DD, years 0001 to 9999, a real day.
+//   - date: YYYY-MM-DD (four digits of year or more), a real day, with an
+//     optional trailing BC, within PostgreSQL's range (4714-11-24 BC to
+//     5874897-12-31); infinity, +infinity and -infinity in any case.
 //   - timestamp with time zone: a date; or a date, T (or t, or a space),
 //     HH:MM[:SS[.fraction]], and an optional offset Z, ±HH, ±HHMM, ±HH:MM
 //     or ±HH:MM:SS (at most 15:59:59). A value without an offset is UTC —
 //     the importer's sessions run with TimeZone=UTC, and a file's wall
 //     times are not the server's. Emitted as RFC 3339 with its offset.
-//     Infinity, BC years, 24:00, leap seconds and values whose fraction
-//     rounds past 9999-12-31 are refused.
+//     The date's BC, its range (to 294276-12-31 23:59:59.999999 UTC) and
+//     the infinities as for date; 24:00 and leap seconds are refused.
 //   - timestamp without time zone: the same without an offset, which is
 //     refused rather than ignored as PostgreSQL would.
 //   - Fractions of a second are rounded to microseconds as PostgreSQL does
@@ -71,7 +75,10 @@
 //     reliably.
 //   - Arrays: a String cell holding a JSON array ([1,"a",null]) or a
 //     PostgreSQL array literal ({1,"a b",NULL}), or a JSON cell holding an
-//     array; one dimension. Each element is coerced by the element type's
+//     array; a multidimensional one rectangular, as PostgreSQL requires
+//     ({{1,2},{3,4}}, [[1,2],[3,4]]; a JSON array in a json[] or jsonb[]
+//     is an element), a literal's explicit bounds ([0:1]={1,2}) kept when
+//     they fit its shape. Each element is coerced by the element type's
 //     rules (an element of a JSON array by its JSON kind), and the array is
 //     emitted as an array literal, elements quoted and backslash-escaped as
 //     array input needs.

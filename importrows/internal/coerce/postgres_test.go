@@ -99,6 +99,7 @@ func TestPostgresStoresWhatAppendCSVEmits(t *testing.T) {
 		{"uuid[]", str(`["A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"]`), "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}"},
 		{"timestamptz[]", str(`{"2024-01-02 03:04:05+02"}`), `{"2024-01-02 01:04:05+00"}`},
 		{"jsonb[]", str(`[{"a":1},[2]]`), `{"{\"a\": 1}",[2]}`},
+		{"jsonb[]", str(`["s", "4\u00e9", null]`), `{"\"s\"","\"4é\"",NULL}`},
 		{"bytea[]", str(`{"\\x01"}`), `{"\\x01"}`},
 		{"boolean[]", str("[true,false,null]"), "{t,f,NULL}"},
 		{"integer[]", str("{}"), "{}"},

@@ -24,3 +24,19 @@ func TestText(t *testing.T) {
 	runCases(t, "character", []tcase{{str("a"), "a"}, {str("ab"), refused}})
 	runCases(t, "bpchar", []tcase{{str("abc"), "abc"}})
 }
+
+// A type pipe does not read passes its text to the server as written.
+func TestUnknown(t *testing.T) {
+	runCases(t, "unknown", []tcase{
+		{str(" 1 day 02:00 "), " 1 day 02:00 "},
+		{str(""), `""`},
+		{str(`(1,"x, y")`), `"(1,""x, y"")"`},
+		{num("42"), "42"},
+		{str("nul\x00"), refused},
+	})
+	runCases(t, "unknown[]", []tcase{
+		{str(`{"[1,5)",empty}`), `"{""[1,5)"",empty}"`},
+		{str(`["(1,\"x\")", null]`), `"{""(1,\""x\"")"",NULL}"`},
+		{str("{{a},{b}}"), `"{{a},{b}}"`},
+	})
+}

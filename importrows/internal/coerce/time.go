@@ -18,9 +18,13 @@ func (t Type) momentOf(c Cell) (wall time.Time, off int, ok bool) {
 	if c.Kind != String {
 		return wall, 0, false
 	}
-	y, m, d, rest, ok := parseDate(trimSpace(c.Bytes))
+	b, bc := cutBC(trimSpace(c.Bytes))
+	y, m, d, rest, ok := parseDate(b)
 	if !ok {
 		return wall, 0, false
+	}
+	if bc {
+		y = 1 - y // 1 BC is the year 0
 	}
 	var k clock
 	if len(rest) > 0 {
@@ -36,7 +40,26 @@ func (t Type) momentOf(c Cell) (wall time.Time, off int, ok bool) {
 		us := roundMicros(wall.UnixMicro()-int64(k.off)*1e6-pgEpoch, int(t.mod))
 		wall = time.UnixMicro(us + pgEpoch + int64(k.off)*1e6).UTC()
 	}
-	return wall, k.off, wall.Year() <= 9999 // a fraction may round past 9999-12-31
+	return wall, k.off, t.inRange(wall.Add(-time.Duration(k.off) * time.Second))
+}
+
+// The range PostgreSQL stores: from 4714-11-24 BC (Julian day 0) to
+// 5874897-12-31 for a date, 294276-12-31 23:59:59.999999 (UTC) for a
+// timestamp.
+var (
+	firstDay      = time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC)
+	lastDay       = time.Date(5874897, 12, 31, 0, 0, 0, 0, time.UTC)
+	lastTimestamp = time.Date(294276, 12, 31, 23, 59, 59, 999999000, time.UTC)
+)
+
+// inRange reports whether the instant (a fraction rounded, a date's
+// midnight) is one t stores.
+func (t Type) inRange(at time.Time) bool {
+	last := lastTimestamp
+	if t.base == date {
+		last = lastDay
+	}
+	return !at.Before(firstDay) && !at.After(last)
 }
 
 // roundMicros rounds us to p fractional second digits, half away from
@@ -80,11 +103,21 @@ func (t Type) appendTime(dst []byte, c Cell) ([]byte, bool) {
 		}
 		return appendClock(dst, us), true
 	}
+	if inf := infinity(trimSpace(c.Bytes)); inf != 0 && c.Kind == String {
+		if inf < 0 {
+			dst = append(dst, '-')
+		}
+		return append(dst, "infinity"...), true
+	}
 	wall, off, ok := t.momentOf(c)
 	if !ok {
 		return dst, false
 	}
 	y, m, d := wall.Date()
+	bc := y <= 0
+	if bc {
+		y = 1 - y
+	}
 	if y < 10000 {
 		dst = append2(append2(dst, y/100), y%100)
 	} else {
@@ -92,14 +125,16 @@ func (t Type) appendTime(dst []byte, c Cell) ([]byte, bool) {
 	}
 	dst = append2(append(dst, '-'), int(m))
 	dst = append2(append(dst, '-'), d)
-	if t.base == date {
-		return dst, true
+	if t.base != date {
+		h, mi, sec := wall.Clock()
+		us := int64(h*3600+mi*60+sec)*1e6 + int64(wall.Nanosecond()/1000)
+		dst = appendClock(append(dst, 'T'), us)
+		if t.base == timestamptz {
+			dst = appendOffset(dst, off)
+		}
 	}
-	h, mi, sec := wall.Clock()
-	us := int64(h*3600+mi*60+sec)*1e6 + int64(wall.Nanosecond()/1000)
-	dst = appendClock(append(dst, 'T'), us)
-	if t.base == timestamptz {
-		dst = appendOffset(dst, off)
+	if bc {
+		dst = append(dst, " BC"...)
 	}
 	return dst, true
 }
@@ -146,8 +181,13 @@ func append2(dst []byte, n int) []byte {
 }
 
 // timeValue answers a date or timestamp as a time.Time in UTC (a
-// timestamp with time zone as its instant), a time as a time.Duration.
+// timestamp with time zone as its instant), a time as a time.Duration;
+// infinity, which no time.Time holds, as the string PostgreSQL reads.
 func (t Type) timeValue(c Cell) (any, bool) {
+	if t.base != timeOfDay && c.Kind == String && infinity(trimSpace(c.Bytes)) != 0 {
+		b, _ := t.appendTime(nil, c)
+		return string(b), true
+	}
 	if t.base == timeOfDay {
 		us, ok := t.microsOfDay(c)
 		return time.Duration(us) * time.Microsecond, ok

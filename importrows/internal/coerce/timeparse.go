@@ -1,6 +1,7 @@
 package coerce
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"time"
@@ -14,17 +15,44 @@ type clock struct {
 	hasOff         bool
 }
 
-// parseDate reads YYYY-MM-DD, a real day of the years 0001 to 9999, and
-// answers the rest of b.
+// parseDate reads YYYY-MM-DD (a year of four digits or more), a real day
+// from year 1, and answers the rest of b.
 func parseDate(b []byte) (y, m, d int, rest []byte, ok bool) {
-	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
+	i := digitsEnd(b, 0)
+	if i < 4 || i > 7 || len(b) < i+6 || b[i] != '-' || b[i+3] != '-' {
 		return 0, 0, 0, nil, false
 	}
-	y, ok1 := digits(b[0:4])
-	m, ok2 := digits(b[5:7])
-	d, ok3 := digits(b[8:10])
+	y, ok1 := digits(b[:i])
+	m, ok2 := digits(b[i+1 : i+3])
+	d, ok3 := digits(b[i+4 : i+6])
 	ok = ok1 && ok2 && ok3 && y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, time.Month(m))
-	return y, m, d, b[10:], ok
+	return y, m, d, b[i+6:], ok
+}
+
+// cutBC answers b without a trailing " BC" (any case, after any spaces)
+// and whether it had one.
+func cutBC(b []byte) ([]byte, bool) {
+	n := len(b)
+	if n < 4 || b[n-2]|0x20 != 'b' || b[n-1]|0x20 != 'c' || !isSpace(b[n-3]) {
+		return b, false
+	}
+	return trimSpace(b[:n-3]), true
+}
+
+// infinity answers +1 or -1 for PostgreSQL's infinity, +infinity and
+// -infinity in any case, and 0 for anything else.
+func infinity(b []byte) int {
+	sign := 1
+	switch {
+	case len(b) > 0 && b[0] == '-':
+		sign, b = -1, b[1:]
+	case len(b) > 0 && b[0] == '+':
+		b = b[1:]
+	}
+	if !bytes.EqualFold(b, []byte("infinity")) {
+		return 0
+	}
+	return sign
 }
 
 func daysIn(y int, m time.Month) int {

@@ -30,6 +30,9 @@ const (
 	jsonType
 	jsonb
 	bytea
+	// unknown is a type pipe does not read: its text goes to PostgreSQL's
+	// input function as written, as an untyped literal does.
+	unknown
 )
 
 // baseNames are format_type()'s spellings, which [Type.String] answers.
@@ -39,6 +42,7 @@ var baseNames = [...]string{
 	float4: "real", float8: "double precision", boolean: "boolean", uuidType: "uuid",
 	date: "date", timestamptz: "timestamp with time zone", timestamp: "timestamp without time zone",
 	timeOfDay: "time without time zone", jsonType: "json", jsonb: "jsonb", bytea: "bytea",
+	unknown: "unknown",
 }
 
 // aliases maps every accepted spelling, modifier removed, to its type.
@@ -52,7 +56,7 @@ var aliases = map[string]base{
 	"timestamp with time zone": timestamptz, "timestamptz": timestamptz,
 	"timestamp without time zone": timestamp, "timestamp": timestamp,
 	"time without time zone": timeOfDay, "time": timeOfDay,
-	"json": jsonType, "jsonb": jsonb, "bytea": bytea,
+	"json": jsonType, "jsonb": jsonb, "bytea": bytea, "unknown": unknown,
 }
 
 // A Type is a column's target type. The zero Type is no type: it refuses
@@ -179,5 +183,5 @@ func (t Type) elem() Type {
 
 // textual reports whether t keeps String cells verbatim.
 func (t Type) textual() bool {
-	return !t.array && (t.base == text || t.base == varchar || t.base == bpchar)
+	return !t.array && (t.base == text || t.base == varchar || t.base == bpchar || t.base == unknown)
 }

@@ -15,7 +15,16 @@ const (
 )
 
 func convDate(dst []byte, v parquet.Value) ([]byte, Kind) {
-	return appendDate(dst, int64(v.Int32())), String
+	dst, bc := appendDate(dst, int64(v.Int32()))
+	return appendBC(dst, bc), String
+}
+
+// appendBC appends " BC" when bc, as PostgreSQL writes the years before 1.
+func appendBC(dst []byte, bc bool) []byte {
+	if bc {
+		return append(dst, " BC"...)
+	}
+	return dst
 }
 
 // timestampConverter reads TIMESTAMP(unit, utc) over INT64.
@@ -71,19 +80,20 @@ func convInterval(dst []byte, v parquet.Value) ([]byte, Kind) {
 }
 
 // appendTimestamp writes day days after 1970-01-01 at nanos into the day as
-// RFC 3339, with "Z" when utc.
+// RFC 3339, with "Z" when utc, and " BC" after a year before 1.
 func appendTimestamp(dst []byte, days, nanos int64, utc bool) []byte {
-	dst = appendDate(dst, days)
+	dst, bc := appendDate(dst, days)
 	dst = appendClock(append(dst, 'T'), nanos)
 	if utc {
 		dst = append(dst, 'Z')
 	}
-	return dst
+	return appendBC(dst, bc)
 }
 
 // appendDate writes the proleptic Gregorian date days after 1970-01-01 as
-// YYYY-MM-DD (Howard Hinnant's civil_from_days).
-func appendDate(dst []byte, days int64) []byte {
+// YYYY-MM-DD (Howard Hinnant's civil_from_days), a year before 1 counted
+// back from 1 BC as PostgreSQL does, and reports that it is BC.
+func appendDate(dst []byte, days int64) ([]byte, bool) {
 	era, doe := floorDiv(days+719468, 146097)
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
 	doy := doe - (365*yoe + yoe/4 - yoe/100)
@@ -96,16 +106,17 @@ func appendDate(dst []byte, days int64) []byte {
 	if month <= 2 {
 		year++
 	}
+	bc := year <= 0
+	if bc {
+		year = 1 - year
+	}
 	dst = appendYear(dst, year)
 	dst = appendTwo(append(dst, '-'), month)
-	return appendTwo(append(dst, '-'), day)
+	return appendTwo(append(dst, '-'), day), bc
 }
 
-// appendYear writes at least four digits, with a minus sign before year 0.
+// appendYear writes year, 1 or more, in at least four digits.
 func appendYear(dst []byte, year int64) []byte {
-	if year < 0 {
-		dst, year = append(dst, '-'), -year
-	}
 	for p := int64(1000); p > 1 && year < p; p /= 10 {
 		dst = append(dst, '0')
 	}
