@@ -102,7 +102,22 @@ type Source struct {
 	Encoding string
 	// Delimiter separates CSV fields. Default ',' (tab for .tsv).
 	Delimiter rune
+	// Quotes is how CSV quotes are read: QuotesStrict (the default, "")
+	// refuses a record with a quote inside an unquoted field as
+	// X_IMPORT_RECORD_INVALID; QuotesLenient keeps such a quote as part of
+	// the value (37°36'37.8"N), as Python's csv and DuckDB do. In both, a
+	// field that starts with a quote is quoted by RFC 4180.
+	Quotes Quotes
 }
+
+// Quotes names how CSV quotes are read; see [Source].
+type Quotes string
+
+// The ways of reading CSV quotes.
+const (
+	QuotesStrict  Quotes = "strict"
+	QuotesLenient Quotes = "lenient"
+)
 
 // Format names a file format.
 type Format string

@@ -22,6 +22,7 @@ type plan struct {
 	Compression string `json:"compression"`
 	Encoding    string `json:"encoding"`
 	Delimiter   string `json:"delimiter,omitempty"`
+	Lenient     bool   `json:"lenient,omitempty"` // CSV quotes read leniently
 	Size        int64  `json:"size"`
 	ETag        string `json:"etag,omitempty"`
 	// Columns are in the file's order (the CSV header's), with their types
@@ -75,6 +76,18 @@ func delimiterOf(s Source) (byte, error) {
 			WithFix("use ',', ';', '|' or a tab")
 	}
 	return byte(d), nil
+}
+
+// lenientOf answers whether CSV quotes are read leniently.
+func lenientOf(s Source) (bool, error) {
+	switch s.Quotes {
+	case "", QuotesStrict:
+		return false, nil
+	case QuotesLenient:
+		return true, nil
+	}
+	return false, errcode.New(errcode.JobInputInvalid, "import: quotes is neither strict nor lenient").
+		WithFix("use strict (the default) or lenient")
 }
 
 // matchHeader checks the file's columns against the declared ones: the same

@@ -67,6 +67,9 @@ func (a *attempt[In]) fileColumns(ctx context.Context, p *plan, tg *target) ([]s
 		return nil, err
 	}
 	p.Delimiter = string(rune(d))
+	if p.Lenient, err = lenientOf(a.src); err != nil {
+		return nil, err
+	}
 	return a.readHeader(ctx, p)
 }
 

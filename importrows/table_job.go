@@ -37,6 +37,8 @@ type FileImport struct {
 	Compression string `json:"compression,omitempty"`
 	Encoding    string `json:"encoding,omitempty"`
 	Delimiter   string `json:"delimiter,omitempty"`
+	// Quotes is strict (the default, empty) or lenient, as in [Source].
+	Quotes Quotes `json:"quotes,omitempty"`
 	// Errors is the URL prefix of the error report. Default: beside the
 	// source, <key>.errors.
 	Errors string `json:"errors,omitempty"`
@@ -81,6 +83,9 @@ func (in FileImport) Check() error {
 		return errcode.New(errcode.JobInputInvalid, "import: the delimiter is more than one character").
 			WithFix("use one character: ',', ';', '|' or a tab")
 	}
+	if _, err := lenientOf(Source{Quotes: in.Quotes}); err != nil {
+		return err
+	}
 	if err := (Table{Relation: in.Into, Key: in.Key}).checkNames(); err != nil {
 		return err
 	}
@@ -102,6 +107,9 @@ func (in FileImport) key() string {
 	if n.Compression == "" {
 		n.Compression = string(blob.CompressionAuto)
 	}
+	if n.Quotes == QuotesStrict {
+		n.Quotes = "" // the default, keyed as before quotes were an option
+	}
 	raw, _ := json.Marshal(n.v1())
 	sum := sha256.Sum256(raw)
 	return in.Source + " -> " + in.Into.Quoted() + " " + hex.EncodeToString(sum[:6])
@@ -113,7 +121,7 @@ func (in FileImport) source() Source {
 	if in.Delimiter != "" {
 		delim = []rune(in.Delimiter)[0]
 	}
-	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim}
+	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim, Quotes: in.Quotes}
 }
 
 func (in FileImport) sink() Sink {
