@@ -108,6 +108,11 @@ type Source struct {
 	// the value (37°36'37.8"N), as Python's csv and DuckDB do. In both, a
 	// field that starts with a quote is quoted by RFC 4180.
 	Quotes Quotes
+	// Settings are the DateStyle, TimeZone and IntervalStyle the file's
+	// values are read under, by pipe and by PostgreSQL alike; an empty one
+	// is the target database's default. They apply to an import Into a
+	// table (a Handle's values are read by pipe's own rules, in UTC).
+	Settings Settings
 }
 
 // Quotes names how CSV quotes are read; see [Source].

@@ -23,8 +23,10 @@ type plan struct {
 	Encoding    string `json:"encoding"`
 	Delimiter   string `json:"delimiter,omitempty"`
 	Lenient     bool   `json:"lenient,omitempty"` // CSV quotes read leniently
-	Size        int64  `json:"size"`
-	ETag        string `json:"etag,omitempty"`
+	// Settings are the run's: the declared over the database's defaults.
+	Settings Settings `json:"settings"`
+	Size     int64    `json:"size"`
+	ETag     string   `json:"etag,omitempty"`
 	// Columns are in the file's order (the CSV header's), with their types
 	// and whether a NULL is refused.
 	Columns  []string `json:"columns"`

@@ -26,6 +26,9 @@ func (a *attempt[In]) makePlan(ctx context.Context, tx pgx.Tx) (plan, error) {
 	if err != nil {
 		return p, err
 	}
+	if p.Settings, err = a.settings(ctx, tx); err != nil {
+		return p, err
+	}
 	fileCols, err := a.fileColumns(ctx, &p, tg)
 	if err != nil {
 		return p, err
@@ -34,6 +37,15 @@ func (a *attempt[In]) makePlan(ctx context.Context, tx pgx.Tx) (plan, error) {
 		return p, err
 	}
 	return p, nil
+}
+
+// settings resolves the run's settings against the database (tx is nil
+// without a table: the declared ones are only checked).
+func (a *attempt[In]) settings(ctx context.Context, tx pgx.Tx) (Settings, error) {
+	if tx == nil {
+		return a.src.Settings, a.src.Settings.check()
+	}
+	return resolveSettings(ctx, tx, a.src.Settings)
 }
 
 // target reads the table the run writes, if any.

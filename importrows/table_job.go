@@ -39,6 +39,9 @@ type FileImport struct {
 	Delimiter   string `json:"delimiter,omitempty"`
 	// Quotes is strict (the default, empty) or lenient, as in [Source].
 	Quotes Quotes `json:"quotes,omitempty"`
+	// Settings are the DateStyle, TimeZone and IntervalStyle values are
+	// read under, as in [Source]; empty ones are the database's defaults.
+	Settings Settings `json:"settings,omitzero"`
 	// Errors is the URL prefix of the error report. Default: beside the
 	// source, <key>.errors.
 	Errors string `json:"errors,omitempty"`
@@ -86,6 +89,9 @@ func (in FileImport) Check() error {
 	if _, err := lenientOf(Source{Quotes: in.Quotes}); err != nil {
 		return err
 	}
+	if err := in.Settings.check(); err != nil {
+		return err
+	}
 	if err := (Table{Relation: in.Into, Key: in.Key}).checkNames(); err != nil {
 		return err
 	}
@@ -121,7 +127,7 @@ func (in FileImport) source() Source {
 	if in.Delimiter != "" {
 		delim = []rune(in.Delimiter)[0]
 	}
-	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim, Quotes: in.Quotes}
+	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim, Quotes: in.Quotes, Settings: in.Settings}
 }
 
 func (in FileImport) sink() Sink {

@@ -36,6 +36,7 @@ var released = []struct {
 	{13, "migration_checksums", "3c2f98ee662e10a8126f90aa5fcaded21fae21ffdefd804f234d2d9215e0a0b3"},
 	{14, "run_id_index", "1aec2d017db4ea4648d4598778a22541ad999f2b7d716001382bda0e9566777d"},
 	{15, "bucket_local_start", "db46af3fd77496f26d749d15ffb8a52f299a51f5d4502185b415f47766bf24c7"},
+	{16, "import_input", "1bfc9aca76c9f77875bcffc0833622b9682dd40d22e17be3bf2195dd7c4220d4"},
 }
 
 func TestReleasedMigrationsAreUnchanged(t *testing.T) {

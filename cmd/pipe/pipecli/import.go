@@ -15,6 +15,7 @@ import (
 type importFlags struct {
 	into, format, encoding, compression, delimiter, errors string
 	quotes                                                 string
+	settings                                               importrows.Settings
 	key, columns                                           []string
 	maxRowErrors                                           int
 	pageBytes                                              int64
@@ -55,6 +56,9 @@ func (a *app) importCommand() *cobra.Command {
 	fl.StringVar(&f.compression, "compression", "auto", "auto, none, gzip or zstd")
 	fl.StringVar(&f.delimiter, "delimiter", "", "the CSV field delimiter; default ',' (tab for .tsv)")
 	fl.StringVar(&f.quotes, "quotes", "strict", `strict refuses a CSV record with a quote inside an unquoted field; lenient keeps the quote in the value (37°36'37.8"N)`)
+	fl.StringVar(&f.settings.DateStyle, "datestyle", "", `PostgreSQL's DateStyle the file's dates are read under ('ISO, DMY': 01/02/2015 is 1 February); default the database's`)
+	fl.StringVar(&f.settings.TimeZone, "timezone", "", "the TimeZone a timestamptz without an offset is read in (Europe/Paris); default the database's")
+	fl.StringVar(&f.settings.IntervalStyle, "intervalstyle", "", "PostgreSQL's IntervalStyle intervals are read under (postgres, sql_standard...); default the database's")
 	fl.StringVar(&f.errors, "errors", "", "URL prefix of the refused-rows report; default beside the source")
 	fl.IntVar(&f.maxRowErrors, "max-row-errors", importrows.DefaultMaxRowErrors, "refused rows tolerated before the run fails (0 allowed)")
 	fl.Int64Var(&f.pageBytes, "page-bytes", importrows.DefaultPageBytes, "bytes per page, the unit of a step and its checkpoint (65536 to 1073741824)")
@@ -90,7 +94,7 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 	in := importrows.FileImport{
 		Source: source, Into: into, Key: key, Columns: f.columns,
 		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
-		Delimiter: f.delimiter, Quotes: importrows.Quotes(f.quotes), Errors: f.errors,
+		Delimiter: f.delimiter, Quotes: importrows.Quotes(f.quotes), Settings: f.settings, Errors: f.errors,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
 	}
 	if f.maxRowErrors < 0 {
