@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"io"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -39,15 +40,18 @@ type heldField struct {
 }
 
 // serverText answers the text a value of c is asked of the server as, and
-// whether there is one to ask: a String or Number cell, for a type pipe's
-// coercion does not settle alone.
+// whether there is one to ask: any value but NULL, as its text (a JSON
+// object or array as written), for a type pipe's coercion does not settle
+// alone.
 func serverText(col *column, c coerce.Cell) (string, bool) {
 	if col.known && col.typ.Final() {
 		return "", false
 	}
 	switch c.Kind {
-	case coerce.String, coerce.Number:
+	case coerce.String, coerce.Number, coerce.JSON:
 		return string(c.Bytes), true
+	case coerce.Bool:
+		return strconv.FormatBool(c.Bool), true
 	}
 	return "", false
 }
