@@ -106,17 +106,22 @@ func resolveSettings(ctx context.Context, tx pgx.Tx, declared Settings) (Setting
 }
 
 // apply sets s for the rest of tx: a page's values are read, by pipe and
-// by the server, under the run's settings.
+// by the server, under the run's settings. A plan stored before settings
+// has none, and its pages run as they began: under the session's.
 func (s Settings) apply(ctx context.Context, tx pgx.Tx) error {
+	if s == (Settings{}) {
+		return nil
+	}
 	_, err := tx.Exec(ctx, applySettingsSQL, s.DateStyle, s.TimeZone, s.IntervalStyle)
 	return err
 }
 
 // utc reports whether the zone is UTC, the zone pipe's own coercion reads a
-// timestamp with time zone without an offset in.
+// timestamp with time zone without an offset in (or none: a plan stored
+// before settings, read as it began).
 func (s Settings) utc() bool {
 	switch strings.ToLower(s.TimeZone) {
-	case "utc", "etc/utc", "gmt", "etc/gmt", "uct", "etc/uct", "zulu", "etc/zulu", "universal", "etc/universal", "greenwich", "gmt0", "etc/gmt0":
+	case "", "utc", "etc/utc", "gmt", "etc/gmt", "uct", "etc/uct", "zulu", "etc/zulu", "universal", "etc/universal", "greenwich", "gmt0", "etc/gmt0":
 		return true
 	}
 	return false
