@@ -12,7 +12,10 @@
 // the page and its checkpoint committed in one transaction, so each page
 // lands exactly once) or to the app's Options.Handle in batches (at least
 // once per page). Values are coerced to the columns' types as an HTML form
-// would be; a refused row is reported as {line, byteOffset, field, code} in
+// would be; into a table, a value that coercion cannot read is asked of the
+// server's input function for its column type (once per page, for all such
+// values, under Source.Settings), so an import takes what COPY takes. A
+// refused row is reported as {line, byteOffset, field, code} in
 // <prefix>/<runId>/errors-NNNNN.ndjson — never with its value. Past
 // Options.MaxRowErrors the run fails with X_IMPORT_TOO_MANY_ERRORS.
 //

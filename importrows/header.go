@@ -24,8 +24,8 @@ func (a *attempt[In]) readHeader(ctx context.Context, p *plan) ([]string, error)
 		return nil, err
 	}
 	var names []string
-	parser := split.FieldParser{Delim: p.Delimiter[0], Quote: '"'}
-	sp := split.Splitter{Quote: '"', MaxRecord: a.lim.MaxRecordBytes}
+	parser := split.FieldParser{Delim: p.Delimiter[0], Quote: '"', Lenient: p.Lenient}
+	sp := split.Splitter{Quote: '"', MaxRecord: a.lim.MaxRecordBytes, Lenient: p.Lenient, Delim: p.Delimiter[0]}
 	consumed, lines, err := sp.Scan(data, 0, 1, eof, func(rec []byte, off, line int64) error {
 		if names != nil {
 			p.Start, p.Line = off, line

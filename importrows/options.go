@@ -102,7 +102,27 @@ type Source struct {
 	Encoding string
 	// Delimiter separates CSV fields. Default ',' (tab for .tsv).
 	Delimiter rune
+	// Quotes is how CSV quotes are read: QuotesStrict (the default, "")
+	// refuses a record with a quote inside an unquoted field as
+	// X_IMPORT_RECORD_INVALID; QuotesLenient keeps such a quote as part of
+	// the value (37°36'37.8"N), as Python's csv and DuckDB do. In both, a
+	// field that starts with a quote is quoted by RFC 4180.
+	Quotes Quotes
+	// Settings are the DateStyle, TimeZone and IntervalStyle the file's
+	// values are read under, by pipe and by PostgreSQL alike; an empty one
+	// is the target database's default. They apply to an import Into a
+	// table (a Handle's values are read by pipe's own rules, in UTC).
+	Settings Settings
 }
+
+// Quotes names how CSV quotes are read; see [Source].
+type Quotes string
+
+// The ways of reading CSV quotes.
+const (
+	QuotesStrict  Quotes = "strict"
+	QuotesLenient Quotes = "lenient"
+)
 
 // Format names a file format.
 type Format string

@@ -20,13 +20,20 @@ type plan struct {
 	Compression string `json:"compression"`
 	Encoding    string `json:"encoding"`
 	Delimiter   string `json:"delimiter,omitempty"`
-	Size        int64  `json:"size"`
-	ETag        string `json:"etag,omitempty"`
+	Lenient     bool   `json:"lenient,omitempty"` // CSV quotes read leniently
+	// Settings are the run's: the declared over the database's defaults.
+	Settings Settings `json:"settings"`
+	Size     int64    `json:"size"`
+	ETag     string   `json:"etag,omitempty"`
 	// Columns are in the file's order (the CSV header's), with their types
 	// and whether a NULL is refused.
 	Columns  []string `json:"columns"`
 	Types    []string `json:"types"`
 	Required []bool   `json:"required"`
+	// Arrays marks the table's columns whose values are arrays to the
+	// server though pipe does not read their type: a domain over an array.
+	// A JSON array for one is asked of the server as a {...} literal.
+	Arrays []bool `json:"arrays,omitempty"`
 	// Start and Line are the offset and line number of the first record
 	// after the header; for Parquet, Start is the first row group.
 	Start     int64    `json:"start"`
@@ -73,6 +80,18 @@ func delimiterOf(s Source) (byte, error) {
 			WithFix("use ',', ';', '|' or a tab")
 	}
 	return byte(d), nil
+}
+
+// lenientOf answers whether CSV quotes are read leniently.
+func lenientOf(s Source) (bool, error) {
+	switch s.Quotes {
+	case "", QuotesStrict:
+		return false, nil
+	case QuotesLenient:
+		return true, nil
+	}
+	return false, errcode.New(errcode.JobInputInvalid, "import: quotes is neither strict nor lenient").
+		WithFix("use strict (the default) or lenient")
 }
 
 // sniff answers how the text file must be read: by ranges (plain UTF-8) or

@@ -3,6 +3,7 @@ package importrows
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -26,6 +27,9 @@ func (a *attempt[In]) makePlan(ctx context.Context, tx pgx.Tx) (plan, error) {
 	if err != nil {
 		return p, err
 	}
+	if p.Settings, err = a.settings(ctx, tx); err != nil {
+		return p, err
+	}
 	fileCols, err := a.fileColumns(ctx, &p, tg)
 	if err != nil {
 		return p, err
@@ -34,6 +38,15 @@ func (a *attempt[In]) makePlan(ctx context.Context, tx pgx.Tx) (plan, error) {
 		return p, err
 	}
 	return p, nil
+}
+
+// settings resolves the run's settings against the database (tx is nil
+// without a table: the declared ones are only checked).
+func (a *attempt[In]) settings(ctx context.Context, tx pgx.Tx) (Settings, error) {
+	if tx == nil {
+		return a.src.Settings, a.src.Settings.check()
+	}
+	return resolveSettings(ctx, tx, a.src.Settings)
 }
 
 // target reads the table the run writes, if any.
@@ -67,6 +80,9 @@ func (a *attempt[In]) fileColumns(ctx context.Context, p *plan, tg *target) ([]s
 		return nil, err
 	}
 	p.Delimiter = string(rune(d))
+	if p.Lenient, err = lenientOf(a.src); err != nil {
+		return nil, err
+	}
 	return a.readHeader(ctx, p)
 }
 
@@ -125,6 +141,12 @@ func (t *target) typeColumns(p *plan) error {
 			h.repeated = append(h.repeated, name)
 		}
 		p.Types[i], p.Required[i] = coercedType(c), c.NotNull
+		if strings.HasSuffix(c.Domain, "[]") {
+			if p.Arrays == nil {
+				p.Arrays = make([]bool, len(p.Columns))
+			}
+			p.Arrays[i] = true
+		}
 	}
 	for _, c := range t.Columns {
 		if c.NotNull && !fillsItself(c) && !slices.Contains(p.Columns, c.Name) {

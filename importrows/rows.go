@@ -1,9 +1,12 @@
 package importrows
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
@@ -12,7 +15,7 @@ import (
 // rowSink takes one page's rows: it coerces each cell for its column and
 // either keeps the row or names the field that refuses it.
 type rowSink interface {
-	row(ctx context.Context, cells []coerce.Cell, line int64) (field string, code errcode.Code, err error)
+	row(ctx context.Context, cells []coerce.Cell, line, off int64) (field string, code errcode.Code, err error)
 }
 
 // pageRows runs one page's records through a decoder and a sink, reporting
@@ -24,6 +27,11 @@ type pageRows struct {
 	before int64 // refused by the run's earlier pages
 	max    int64
 	cells  []coerce.Cell
+	// holding is set once the sink holds a row for the server; the page's
+	// refusals from then on are kept in deferred, to be reported in line
+	// order with the held rows' own (see flushDeferred).
+	holding  bool
+	deferred []refusal
 
 	rows, refused int64
 }
@@ -39,9 +47,13 @@ func (p *pageRows) record(ctx context.Context, rec []byte, off, line int64) erro
 func (p *pageRows) accept(ctx context.Context, cells []coerce.Cell, field string, code errcode.Code, line, off int64) error {
 	if code == "" {
 		var err error
-		if field, code, err = p.sink.row(ctx, cells, line); err != nil {
+		if field, code, err = p.sink.row(ctx, cells, line, off); err != nil {
 			return err
 		}
+	}
+	if code == codeHeld {
+		p.holding = true
+		return nil // counted when the server has answered
 	}
 	if code != "" {
 		return p.refuse(ctx, refusal{Line: line, ByteOffset: off, Field: field, Code: code})
@@ -54,12 +66,26 @@ func (p *pageRows) accept(ctx context.Context, cells []coerce.Cell, field string
 // report written and the row's batch not handled.
 func (p *pageRows) refuse(ctx context.Context, f refusal) error {
 	p.refused++
-	if err := p.rep.add(ctx, f); err != nil {
+	if p.holding {
+		p.deferred = append(p.deferred, f)
+	} else if err := p.rep.add(ctx, f); err != nil {
 		return err
 	}
 	if p.before+p.refused > p.max {
-		return errTooManyErrors(p.max)
+		return errors.Join(p.flushDeferred(ctx), errTooManyErrors(p.max))
 	}
+	return nil
+}
+
+// flushDeferred reports the deferred refusals in line order.
+func (p *pageRows) flushDeferred(ctx context.Context) error {
+	slices.SortStableFunc(p.deferred, func(a, b refusal) int { return cmp.Compare(a.Line, b.Line) })
+	for _, f := range p.deferred {
+		if err := p.rep.add(ctx, f); err != nil {
+			return err
+		}
+	}
+	p.deferred, p.holding = p.deferred[:0], false
 	return nil
 }
 
@@ -69,38 +95,83 @@ func errTooManyErrors(max int64) error {
 		WithMeta("maxRowErrors", fmt.Sprint(max))
 }
 
-// copySink encodes accepted rows as COPY csv into w, in chunks.
+// copySink encodes accepted rows as COPY csv into w, in chunks. A row with
+// a value only the server can read is held for the page's end (see
+// heldRows).
 type copySink struct {
 	cols []column
 	buf  []byte
 	w    io.Writer
+	held heldRows
+	// starts and asks are the current row's field offsets in buf and the
+	// index of each field's value in held (-1: coerced here).
+	starts, asks []int
 }
 
 const copyChunk = 256 << 10
 
-func (s *copySink) row(_ context.Context, cells []coerce.Cell, _ int64) (string, errcode.Code, error) {
+// codeHeld tells pageRows that the sink holds the row for the server.
+const codeHeld errcode.Code = "held"
+
+func (s *copySink) row(_ context.Context, cells []coerce.Cell, line, off int64) (string, errcode.Code, error) {
 	mark := len(s.buf)
+	s.starts, s.asks = s.starts[:0], s.asks[:0]
+	held := false
 	for i := range s.cols {
 		col := &s.cols[i]
 		if i > 0 {
 			s.buf = append(s.buf, ',')
 		}
-		at := len(s.buf)
+		s.starts, s.asks = append(s.starts, len(s.buf)), append(s.asks, -1)
 		var code errcode.Code
-		s.buf, code = col.typ.AppendCSV(s.buf, requiredCell(cells[i], col))
-		if code == "" && col.required && len(s.buf) == at {
-			code = errcode.ImportFieldRequired
+		s.buf, code = col.appendCSV(s.buf, cells[i])
+		if code == errcode.ImportFieldInvalid {
+			if text, ok := serverText(col, cells[i]); ok {
+				s.asks[i], held = len(s.held.vals), true
+				s.held.types, s.held.vals = append(s.held.types, col.typName), append(s.held.vals, text)
+				continue
+			}
 		}
 		if code != "" {
+			s.held.types, s.held.vals = s.held.types[:len(s.held.types)-s.asked()], s.held.vals[:len(s.held.vals)-s.asked()]
 			s.buf = s.buf[:mark]
 			return col.name, code, nil
 		}
+	}
+	if held {
+		s.hold(mark, line, off)
+		return "", codeHeld, nil
 	}
 	s.buf = append(s.buf, '\n')
 	if len(s.buf) < copyChunk {
 		return "", "", nil
 	}
 	return "", "", s.flush()
+}
+
+// asked counts the current row's values asked of the server.
+func (s *copySink) asked() int {
+	n := 0
+	for _, a := range s.asks {
+		if a >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// hold moves the current row, from mark in buf, into the held rows.
+func (s *copySink) hold(mark int, line, off int64) {
+	r := heldRow{line: line, off: off, fields: make([]heldField, len(s.starts))}
+	for i, start := range s.starts {
+		end := len(s.buf)
+		if i+1 < len(s.starts) {
+			end = s.starts[i+1] - 1
+		}
+		r.fields[i] = heldField{csv: append([]byte(nil), s.buf[start:end]...), ask: s.asks[i]}
+	}
+	s.held.rows = append(s.held.rows, r)
+	s.buf = s.buf[:mark]
 }
 
 func (s *copySink) flush() error {
@@ -120,7 +191,7 @@ type handleSink[In any] struct {
 	handle func(context.Context, Batch[In]) error
 }
 
-func (s *handleSink[In]) row(ctx context.Context, cells []coerce.Cell, _ int64) (string, errcode.Code, error) {
+func (s *handleSink[In]) row(ctx context.Context, cells []coerce.Cell, _, _ int64) (string, errcode.Code, error) {
 	r := make(Row, len(s.cols))
 	for i := range s.cols {
 		col := &s.cols[i]

@@ -37,6 +37,11 @@ type FileImport struct {
 	Compression string `json:"compression,omitempty"`
 	Encoding    string `json:"encoding,omitempty"`
 	Delimiter   string `json:"delimiter,omitempty"`
+	// Quotes is strict (the default, empty) or lenient, as in [Source].
+	Quotes Quotes `json:"quotes,omitempty"`
+	// Settings are the DateStyle, TimeZone and IntervalStyle values are
+	// read under, as in [Source]; empty ones are the database's defaults.
+	Settings Settings `json:"settings,omitzero"`
 	// Errors is the URL prefix of the error report. Default: beside the
 	// source, <key>.errors.
 	Errors string `json:"errors,omitempty"`
@@ -86,6 +91,12 @@ func (in FileImport) Check() error {
 		return errcode.New(errcode.JobInputInvalid, "import: the delimiter is more than one character").
 			WithFix("use one character: ',', ';', '|' or a tab")
 	}
+	if _, err := lenientOf(Source{Quotes: in.Quotes}); err != nil {
+		return err
+	}
+	if err := in.Settings.check(); err != nil {
+		return err
+	}
 	if err := (Table{Relation: in.Into, Key: in.Key}).checkNames(); err != nil {
 		return err
 	}
@@ -107,6 +118,9 @@ func (in FileImport) key() string {
 	if n.Compression == "" {
 		n.Compression = string(blob.CompressionAuto)
 	}
+	if n.Quotes == QuotesStrict {
+		n.Quotes = "" // the default, keyed as before quotes were an option
+	}
 	raw, _ := json.Marshal(n.v1())
 	sum := sha256.Sum256(raw)
 	return in.Source + " -> " + in.Into.Quoted() + " " + hex.EncodeToString(sum[:6])
@@ -118,7 +132,7 @@ func (in FileImport) source() Source {
 	if in.Delimiter != "" {
 		delim = []rune(in.Delimiter)[0]
 	}
-	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim}
+	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim, Quotes: in.Quotes, Settings: in.Settings}
 }
 
 func (in FileImport) sink() Sink {

@@ -24,12 +24,16 @@ type fileImportV1 struct {
 	Delimiter   string   `json:"delimiter,omitempty"`
 	Errors      string   `json:"errors,omitempty"`
 	Limits      Limits   `json:"limits"`
+	// Fields added since: each empty by default, so an input that leaves
+	// them so keeps its key.
+	Quotes   Quotes   `json:"quotes,omitempty"`
+	Settings Settings `json:"settings,omitzero"`
 }
 
 func (in FileImport) v1() fileImportV1 {
 	return fileImportV1{Source: in.Source, Schema: in.Into.Schema, Table: in.Into.Name, Key: in.Key, Columns: in.Columns,
 		Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: in.Delimiter,
-		Errors: in.Errors, Limits: in.Limits}
+		Errors: in.Errors, Limits: in.Limits, Quotes: in.Quotes, Settings: in.Settings}
 }
 
 // UnmarshalJSON reads an input, Into as SQL writes a table's name; or an

@@ -32,8 +32,9 @@ type tableWriter struct {
 // rows the statement wrote. produce runs in its own goroutine while
 // PostgreSQL reads, so parsing and loading overlap. direct COPYs straight
 // into the table even with a key: the caller tries it in a savepoint and
-// falls back to the upsert when a key conflicts.
-func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, direct bool, produce func(io.Writer) error) (int64, error) {
+// falls back to the upsert when a key conflicts. After the COPY, more may
+// answer a second producer (nil: none), whose rows are COPYed after.
+func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, direct bool, produce func(io.Writer) error, more moreRows) (int64, error) {
 	into := w.table
 	if len(w.key) > 0 && !direct {
 		into = stageTable
@@ -43,6 +44,11 @@ func (w *tableWriter) write(ctx context.Context, tx pgx.Tx, direct bool, produce
 		}
 	}
 	n, err := w.copy(ctx, tx, into, produce)
+	if err == nil && more != nil {
+		var m int64
+		m, err = w.copyMore(ctx, tx, into, more)
+		n += m
+	}
 	if err != nil || len(w.key) == 0 || direct {
 		return n, err
 	}
@@ -70,6 +76,18 @@ func (w *tableWriter) copy(ctx context.Context, tx pgx.Tx, into string, produce 
 }
 
 var errCopyEnded = errors.New("copy ended")
+
+// moreRows answers the producer of rows to COPY after the first COPY, or
+// nil when there are none; it may query tx.
+type moreRows func(ctx context.Context, tx pgx.Tx) (func(io.Writer) error, error)
+
+func (w *tableWriter) copyMore(ctx context.Context, tx pgx.Tx, into string, more moreRows) (int64, error) {
+	produce, err := more(ctx, tx)
+	if err != nil || produce == nil {
+		return 0, err
+	}
+	return w.copy(ctx, tx, into, produce)
+}
 
 // upsert moves the staging rows into the table. Two rows of one page with one
 // key cannot both be upserted by one statement; then the last of them wins,

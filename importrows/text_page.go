@@ -20,7 +20,7 @@ func (a *attempt[In]) window() int {
 func (a *attempt[In]) splitter() split.Splitter {
 	s := split.Splitter{MaxRecord: a.lim.MaxRecordBytes}
 	if a.plan.Format == CSV {
-		s.Quote = '"'
+		s.Quote, s.Lenient, s.Delim = '"', a.plan.Lenient, a.plan.Delimiter[0]
 	}
 	return s
 }
@@ -32,7 +32,7 @@ func (a *attempt[In]) decoder() rowDecoder {
 	case Parquet:
 		return nil // parquet rows come decoded
 	}
-	return &csvDecoder{parser: split.FieldParser{Delim: a.plan.Delimiter[0], Quote: '"'}, n: len(a.cols)}
+	return &csvDecoder{parser: split.FieldParser{Delim: a.plan.Delimiter[0], Quote: '"', Lenient: a.plan.Lenient}, n: len(a.cols)}
 }
 
 // newPageRows prepares one page's row accounting and its report part.
@@ -106,6 +106,9 @@ type fill func(ctx context.Context, cur cursor, rows *pageRows) (cursor, error)
 // goes again through the staging table and the upsert, as does every later
 // page of the run.
 func (a *attempt[In]) tablePage(ctx context.Context, tx pgx.Tx, page int, cur cursor) (cursor, error) {
+	if err := a.plan.Settings.apply(ctx, tx); err != nil {
+		return cur, err
+	}
 	f := fill(a.scanText)
 	if a.plan.Format == Parquet {
 		f = a.parquetRows
@@ -150,7 +153,10 @@ func (a *attempt[In]) loadPage(ctx context.Context, tx pgx.Tx, page int, cur cur
 			return err
 		}
 		return sink.flush()
+	}, func(ctx context.Context, tx pgx.Tx) (func(io.Writer) error, error) {
+		return sink.held.settle(ctx, tx, a.cols, rows)
 	})
+	next.Rows, next.Refused = cur.Rows+rows.rows, cur.Refused+rows.refused
 	return next, rows.rep, err
 }
 

@@ -36,6 +36,7 @@ var released = []struct {
 	{13, "migration_checksums", "3c2f98ee662e10a8126f90aa5fcaded21fae21ffdefd804f234d2d9215e0a0b3"},
 	{14, "run_id_index", "1aec2d017db4ea4648d4598778a22541ad999f2b7d716001382bda0e9566777d"},
 	{15, "bucket_local_start", "db46af3fd77496f26d749d15ffb8a52f299a51f5d4502185b415f47766bf24c7"},
+	{16, "import_input", "1bfc9aca76c9f77875bcffc0833622b9682dd40d22e17be3bf2195dd7c4220d4"},
 	{17, "webhook", "ef2f515110c760a670540aa9a90c55a5585c4679f1f81038274b8d9da80ce980"},
 	{18, "backfill", "37b2800b3fcfe46971a5c43e1088b0ca5192238753d7340f3017d6ea485fcfd8"},
 	{19, "outbox", "bb96a2d418fe07bd0988de6d5f676eabd9d038a141044a2a2cbbc46b61ff29c2"},

@@ -14,6 +14,8 @@ import (
 // importFlags are the import command's flags.
 type importFlags struct {
 	into, format, encoding, compression, delimiter, errors string
+	quotes                                                 string
+	settings                                               importrows.Settings
 	key, columns                                           []string
 	maxRowErrors                                           int
 	pageBytes                                              int64
@@ -55,6 +57,10 @@ func (a *app) importCommand() *cobra.Command {
 	fl.StringVar(&f.encoding, "encoding", "", "utf-8 (default), utf-16, utf-16le, utf-16be, latin-1 or windows-1252")
 	fl.StringVar(&f.compression, "compression", "auto", "auto, none, gzip or zstd")
 	fl.StringVar(&f.delimiter, "delimiter", "", "the CSV field delimiter; default ',' (tab for .tsv)")
+	fl.StringVar(&f.quotes, "quotes", "strict", `strict refuses a CSV record with a quote inside an unquoted field; lenient keeps the quote in the value (37°36'37.8"N)`)
+	fl.StringVar(&f.settings.DateStyle, "datestyle", "", `PostgreSQL's DateStyle the file's dates are read under ('ISO, DMY': 01/02/2015 is 1 February); default the database's`)
+	fl.StringVar(&f.settings.TimeZone, "timezone", "", "the TimeZone a timestamptz without an offset is read in (Europe/Paris); default the database's")
+	fl.StringVar(&f.settings.IntervalStyle, "intervalstyle", "", "PostgreSQL's IntervalStyle intervals are read under (postgres, sql_standard...); default the database's")
 	fl.StringVar(&f.errors, "errors", "", "URL prefix of the refused-rows report; default beside the source")
 	fl.IntVar(&f.maxRowErrors, "max-row-errors", importrows.DefaultMaxRowErrors, "refused rows tolerated before the run fails (0 allowed)")
 	fl.Int64Var(&f.pageBytes, "page-bytes", importrows.DefaultPageBytes, "bytes per page, the unit of a step and its checkpoint (65536 to 1073741824)")
@@ -99,7 +105,7 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 	in := importrows.FileImport{
 		Source: source, Into: into, Key: key, Columns: f.columns,
 		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
-		Delimiter: f.delimiter, Errors: errs,
+		Delimiter: f.delimiter, Quotes: importrows.Quotes(f.quotes), Settings: f.settings, Errors: errs,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
 	}
 	if f.maxRowErrors < 0 {

@@ -151,3 +151,12 @@ func (e *elements) next(scratch []byte) (c Cell, more, ok bool) {
 	}
 	return e.nextLiteral(scratch)
 }
+
+// ArrayLiteral appends a JSON array cell (nested for more dimensions) as a
+// PostgreSQL array literal whose elements are the JSON values' text, for
+// the server's input function of an array type this package does not read
+// to take, as it takes a `{...}` written in a CSV file. ok is false when c
+// is not an array.
+func ArrayLiteral(dst []byte, c Cell) ([]byte, bool) {
+	return Type{base: unknown, array: true, mod: -1}.appendArray(dst, c)
+}

@@ -185,3 +185,16 @@ func (t Type) elem() Type {
 func (t Type) textual() bool {
 	return !t.array && (t.base == text || t.base == varchar || t.base == bpchar || t.base == unknown)
 }
+
+// Final reports whether a cell t refuses is refused by PostgreSQL too, so
+// that there is nothing to ask the server: text, character varying and
+// character (and arrays of them), which the server would cut to length on
+// a cast where COPY refuses.
+func (t Type) Final() bool {
+	return t.base == text || t.base == varchar || t.base == bpchar
+}
+
+// Zoned reports whether t (or its element) is a timestamp with time zone,
+// whose value without an offset PostgreSQL reads in the session's TimeZone
+// and this package reads in UTC.
+func (t Type) Zoned() bool { return t.base == timestamptz }

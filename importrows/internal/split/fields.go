@@ -26,6 +26,12 @@ type FieldParser struct {
 	// Quote is the byte that quotes a field, usually '"'. 0 means fields are
 	// never quoted and a quote is data. It must differ from Delim.
 	Quote byte
+	// Lenient keeps a quote inside an unquoted field as data, as Python's
+	// csv module and DuckDB do: 37°36'37.8"N is one field, quote and all. A
+	// field that starts with a quote is still quoted by RFC 4180: it must be
+	// closed, and only the delimiter or the record's end may follow its
+	// closing quote. False (the default) refuses such a quote.
+	Lenient bool
 
 	fields []Field
 	buf    []byte // unescaped quoted fields; never grows during a Parse
@@ -49,7 +55,7 @@ func (p *FieldParser) Validate() error {
 // Parse answers the fields of rec, a record as [Splitter.Scan] passes it. The
 // slice and the fields' values are valid until the next Parse.
 //
-// A quote inside an unquoted field, anything but the delimiter or the end
+// A quote inside an unquoted field (unless Lenient), anything but the delimiter or the end
 // after a closing quote, or a quoted field that is not closed is
 // X_IMPORT_RECORD_INVALID with metadata field, the 1-based position of the
 // field; the caller adds the record's byteOffset and line.
@@ -76,6 +82,9 @@ func (p *FieldParser) Parse(rec []byte) ([]Field, error) {
 			q = next(rec, end, p.Quote)
 		} else {
 			end, err = p.unquoted(rec, i, n, delim, q)
+			if q < end {
+				q = next(rec, end, p.Quote) // lenient: the quote was data
+			}
 		}
 		switch {
 		case err != nil:
@@ -113,7 +122,7 @@ func (p *FieldParser) plain(rec []byte, delim byte) []Field {
 // i, or len(rec).
 func (p *FieldParser) unquoted(rec []byte, i, n int, delim byte, q int) (int, error) {
 	end := next(rec, i, delim)
-	if q < end {
+	if q < end && !p.Lenient {
 		return 0, badField(n, "quote inside an unquoted field")
 	}
 	p.fields = append(p.fields, Field{Value: rec[i:end:end]})

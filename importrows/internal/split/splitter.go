@@ -24,6 +24,13 @@ type Splitter struct {
 	// MaxRecord is the longest record in bytes, without its line terminator.
 	// 0 (the default) means DefaultMaxRecord.
 	MaxRecord int
+	// Lenient makes a quote open a quoted field only at a field's start (the
+	// record's start or just after Delim); a quote elsewhere in an unquoted
+	// field is data, as [FieldParser.Lenient] reads it. False (the default)
+	// is strict: every quote outside a quoted field opens one.
+	Lenient bool
+	// Delim is the field delimiter Lenient looks for: ',' when 0.
+	Delim byte
 }
 
 // RecordFunc receives one record: its bytes without the line terminator
@@ -61,7 +68,10 @@ func (s *Splitter) Validate() error {
 // field is X_IMPORT_RECORD_INVALID. On an error, consumed and lines cover the
 // records before the one refused.
 func (s *Splitter) Scan(buf []byte, base, line int64, atEOF bool, fn RecordFunc) (consumed int, lines int64, err error) {
-	w := walk{buf: buf, base: base, line: line, max: s.MaxRecord, fn: fn}
+	w := walk{buf: buf, base: base, line: line, max: s.MaxRecord, fn: fn, lenient: s.Lenient, delim: s.Delim}
+	if w.delim == 0 {
+		w.delim = ','
+	}
 	if w.max == 0 {
 		w.max = DefaultMaxRecord
 	}
@@ -95,6 +105,9 @@ type walk struct {
 	start int
 	line  int64
 	inner int64
+	// lenient and delim are the Splitter's: see opening.
+	lenient bool
+	delim   byte
 }
 
 // plain ends a record at every '\n'.
@@ -114,6 +127,7 @@ func (w *walk) plain() error {
 func (w *walk) quoted(quote byte) (bool, error) {
 	buf := w.buf
 	nl, q := next(buf, w.start, '\n'), next(buf, w.start, quote)
+	q = w.opening(q, quote)
 	for {
 		if nl < q {
 			if err := w.end(nl); err != nil {
@@ -133,8 +147,20 @@ func (w *walk) quoted(quote byte) (bool, error) {
 		if q == len(buf) {
 			return true, nil
 		}
-		q = next(buf, q+1, quote)
+		closing := q
+		if q = next(buf, q+1, quote); q != closing+1 {
+			q = w.opening(q, quote) // not a doubled quote
+		}
 	}
+}
+
+// opening answers the first quote at or after q that opens a quoted field:
+// q itself when strict; when lenient, the first at a field's start.
+func (w *walk) opening(q int, quote byte) int {
+	for w.lenient && q < len(w.buf) && q != w.start && w.buf[q-1] != w.delim && w.buf[q-1] != '\n' {
+		q = next(w.buf, q+1, quote)
+	}
+	return q
 }
 
 // end hands the record ending at the '\n' at nl to fn and moves past it.
