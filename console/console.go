@@ -33,6 +33,10 @@ type Options struct {
 	// "Authorization: Bearer TOKEN", or the cookie a visit to ?token=TOKEN
 	// sets. Default none, for a console bound to loopback.
 	Token string
+	// DB is the database the factories' own ledgers are read from: with it
+	// the console serves the backfills page (the backfill room's ledger,
+	// live). Default none.
+	DB pipeline.DB
 	// Now is the clock the pages read. Default time.Now.
 	Now func() time.Time
 }
@@ -73,6 +77,8 @@ func (c *Console) routes() {
 	c.mux.HandleFunc("GET /jobs/{id}", c.jobPage)
 	c.mux.HandleFunc("GET /tasks", c.tasksPage)
 	c.mux.HandleFunc("GET /workers", c.workersPage)
+	c.mux.HandleFunc("GET /backfills", c.backfillsPage)
+	c.mux.HandleFunc("POST /backfills/{run}/{action}", c.backfillAction)
 	c.mux.HandleFunc("POST /jobs/{id}/{action}", c.jobAction)
 	c.mux.HandleFunc("POST /queues/{queue}/{action}", c.queueAction)
 	c.mux.HandleFunc("POST /tasks/{task}/{action}", c.taskAction)

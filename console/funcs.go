@@ -13,6 +13,8 @@ var funcs = template.FuncMap{
 	"stampPtr": stampPtr,
 	"pretty":   pretty,
 	"since":    func(t time.Time) string { return time.Since(t).Round(time.Second).String() },
+	"deref":    func(n *int64) int64 { return *n },
+	"round":    func(d *time.Duration) string { return d.Round(time.Second).String() },
 }
 
 // stamp renders an instant in UTC to the second, or "-".

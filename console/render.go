@@ -16,12 +16,14 @@ type view struct {
 	Nav     string
 	CSRF    string
 	Actions bool
-	Notice  string
+	// Backfills: the backfills page is served (Options.DB is set).
+	Backfills bool
+	Notice    string
 	Data    any
 }
 
 // pageNames are the templates that render a page into the layout.
-var pageNames = []string{"queues", "jobs", "job", "tasks", "workers", "error"}
+var pageNames = []string{"queues", "jobs", "job", "tasks", "workers", "backfills", "error"}
 
 func parsePages() (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
@@ -38,7 +40,7 @@ func parsePages() (map[string]*template.Template, error) {
 // render writes page with data: the whole document, or only its main
 // content when the page's own script asks for a refresh.
 func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, page, title string, data any) {
-	v := view{Title: title, Nav: page, CSRF: c.csrf, Actions: c.opts.AllowActions, Notice: notice(r), Data: data}
+	v := view{Title: title, Nav: page, CSRF: c.csrf, Actions: c.opts.AllowActions, Backfills: c.opts.DB != nil, Notice: notice(r), Data: data}
 	name := "layout.tmpl"
 	if r.Header.Get("X-Console-Fragment") == "1" {
 		name = "main"

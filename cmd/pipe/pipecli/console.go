@@ -95,7 +95,7 @@ func (a *app) startConsole(pool *pgxpool.Pool, f consoleFlags) (func() error, er
 		return nil, err
 	}
 	h, err := console.New(pipeline.NewAdmin(pool), console.Options{
-		Manifests: reg.Manifests(), Tasks: a.opts.Tasks, AllowActions: f.allowActions, Token: f.token,
+		Manifests: reg.Manifests(), Tasks: a.opts.Tasks, AllowActions: f.allowActions, Token: f.token, DB: pool,
 	})
 	if err != nil {
 		return nil, err
