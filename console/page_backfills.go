@@ -35,8 +35,11 @@ func (c *Console) backfillAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	acts := map[string]func(ctx context.Context, ref string) error{
-		"pause":  func(ctx context.Context, ref string) error { _, err := backfill.Pause(ctx, c.opts.DB, ref); return err },
-		"resume": func(ctx context.Context, ref string) error { _, err := backfill.Resume(ctx, c.opts.DB, ref); return err },
+		"pause": func(ctx context.Context, ref string) error { _, err := backfill.Pause(ctx, c.opts.DB, ref); return err },
+		"resume": func(ctx context.Context, ref string) error {
+			_, err := backfill.Resume(ctx, c.opts.DB, ref)
+			return err
+		},
 		"cancel": func(ctx context.Context, ref string) error {
 			_, err := backfill.Cancel(ctx, c.opts.DB, ref, "cancelled from the console")
 			return err

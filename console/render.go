@@ -19,7 +19,7 @@ type view struct {
 	// Backfills: the backfills page is served (Options.DB is set).
 	Backfills bool
 	Notice    string
-	Data    any
+	Data      any
 }
 
 // pageNames are the templates that render a page into the layout.
