@@ -36,12 +36,22 @@ func TestExportOrderItemsOfSales(t *testing.T) {
 	if m.Name != `"Sales"."Order Items"` || strings.Join(m.Key, ",") != "Order Id" {
 		t.Fatalf("manifest names %s by %q", m.Name, m.Key)
 	}
-	queued, err := job.Enqueue(ctx, b.pool, exportrows.TableExport{From: pg.Relation{Name: "placeholder"}, To: b.bucket})
+	// The run is enqueued and given its old-form input in one transaction,
+	// so no worker left by run above can claim it in between.
+	tx, err := b.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	queued, err := job.Enqueue(ctx, tx, exportrows.TableExport{From: pg.Relation{Name: "placeholder"}, To: b.bucket})
 	if err != nil {
 		t.Fatal(err)
 	}
 	legacy, _ := json.Marshal(map[string]any{"schema": "Sales", "table": "Order Items", "to": b.bucket, "where": `"Order Id" > 3`})
-	if _, err := b.pool.Exec(ctx, `update pipe.jobs set input = $1 where id = $2`, legacy, queued.ID); err != nil {
+	if _, err := tx.Exec(ctx, `update pipe.jobs set input = $1 where id = $2`, legacy, queued.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	fixtures.StartWorker(t, b.pool, job)

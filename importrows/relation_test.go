@@ -32,13 +32,23 @@ func TestImportIntoOrderItemsOfSales(t *testing.T) {
 		t.Fatalf("%s: %+v %+v", d.State, out, d.LastError)
 	}
 	second := b.put(t, "b.csv", []byte("Order Id,Line Note\n2,deux\n3,trois\n"))
-	res, err := job.Enqueue(ctx, b.pool, importrows.FileImport{Source: second.Bucket + "/" + second.Key, Into: pg.Relation{Name: "placeholder"}})
+	// The run is enqueued and given its old-form input in one transaction,
+	// so no worker left by run above can claim it in between.
+	tx, err := b.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	res, err := job.Enqueue(ctx, tx, importrows.FileImport{Source: second.Bucket + "/" + second.Key, Into: pg.Relation{Name: "placeholder"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	legacy, _ := json.Marshal(map[string]any{"source": second.Bucket + "/" + second.Key, "schema": "Sales", "table": "Order Items",
 		"key": []string{"Order Id"}, "limits": map[string]any{}})
-	if _, err := b.pool.Exec(ctx, `update pipe.jobs set input = $1 where id = $2`, legacy, res.ID); err != nil {
+	if _, err := tx.Exec(ctx, `update pipe.jobs set input = $1 where id = $2`, legacy, res.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	fixtures.StartWorker(t, b.pool, job)

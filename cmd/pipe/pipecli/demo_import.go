@@ -52,7 +52,7 @@ func writeDemoOrders(path string) error {
 		return err
 	}
 	b.WriteString("00000000-0000-4000-8000-00000000000a,00000000-0000-4000-8000-00000000000b,twelve,bad total,2026-01-01T00:00:00Z\n")
-	b.WriteString("00000000-0000-4000-8000-00000000000c,00000000-0000-4000-8000-00000000000d,12,bad time,yesterday\n")
+	b.WriteString("00000000-0000-4000-8000-00000000000c,00000000-0000-4000-8000-00000000000d,12,bad time,soon\n")
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 

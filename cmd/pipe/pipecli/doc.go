@@ -20,6 +20,9 @@
 //	pipe jobs promote ID              run a delayed or backing-off run now
 //	pipe jobs remove ID               delete a run and its journal
 //	pipe jobs resolve-step ID STEP    settle a once-step whose outcome is unknown
+//	pipe jobs manifest                every job this pipe runs, as its Describe() declares it
+//	pipe mcp                          the read-only MCP dev tools on stdin and stdout
+//	pipe console                      the web console (loopback; --token off it; --allow-actions)
 //	pipe queues list                  queues with their depth per state and pause
 //	pipe queues pause|resume QUEUE    stop or restart claiming from a queue, fleet-wide
 //	pipe queues remove|requeue|promote --state S

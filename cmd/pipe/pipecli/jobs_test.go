@@ -194,6 +194,7 @@ func TestRetryFromStepRunsItAgain(t *testing.T) {
 		Export   json.RawMessage
 		Subject  json.RawMessage
 		Rollup   json.RawMessage
+		Webhook  json.RawMessage
 		Onboard  pipeline.RunDetail
 	}](t, demo.stdout).Onboard.ID
 

@@ -1,6 +1,7 @@
 package pipecli_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,12 +33,17 @@ func TestStatsCountsTheDemo(t *testing.T) {
 	r := b.pipe(t, "stats", "--json", "--since", "1h")
 	wantOK(t, r)
 	s := decode[statsJSON](t, r.stdout)
-	// The demo runs six jobs: its import and export, its rollup (twice),
-	// the view's refresh and the erase, then demo.onboard (sorted by name).
-	if len(s.Jobs) != 6 || s.Jobs[0].Job != pipecli.DemoJobName || s.Jobs[0].Done != 1 || s.Jobs[0].Retried != 1 ||
-		s.Jobs[0].Failed != 0 || s.Jobs[0].Dead != 0 || s.Jobs[1].Job != "demo.orders-daily" || s.Jobs[1].Done != 2 ||
-		s.Jobs[2].Job != "pipe.export" || s.Jobs[3].Job != "pipe.import" || s.Jobs[4].Job != "pipe.subject.erase" ||
-		s.Jobs[5].Job != "pipe.views.refresh" {
+	// The demo runs eight jobs: its import and export, its rollup (twice),
+	// the view's refresh, the erase, the webhook's delivery and its
+	// receiver, then demo.onboard (sorted by name).
+	names := []string{}
+	for _, j := range s.Jobs {
+		names = append(names, j.Job)
+	}
+	want := []string{pipecli.DemoJobName, "demo.orders-daily", "demo.orders.webhook", "demo.partner.receiver",
+		"pipe.export", "pipe.import", "pipe.subject.erase", "pipe.views.refresh"}
+	if !slices.Equal(names, want) || s.Jobs[0].Done != 1 || s.Jobs[0].Retried != 1 || s.Jobs[0].Failed != 0 ||
+		s.Jobs[0].Dead != 0 || s.Jobs[1].Done != 2 {
 		t.Fatalf("stats --json after the demo = %+v", s)
 	}
 	if ago := time.Since(s.Since); ago < 59*time.Minute || ago > 61*time.Minute {
@@ -47,7 +53,7 @@ func TestStatsCountsTheDemo(t *testing.T) {
 	text := b.pipe(t, "stats")
 	wantOK(t, text)
 	lines := strings.Split(strings.TrimSpace(text.stdout), "\n")
-	if len(lines) != 8 || !strings.HasPrefix(lines[0], "since ") || !hasRow(text.stdout, "JOB", "DONE", "RETRIED", "FAILED", "DEAD", "MEAN", "DURATION") ||
+	if len(lines) != 10 || !strings.HasPrefix(lines[0], "since ") || !hasRow(text.stdout, "JOB", "DONE", "RETRIED", "FAILED", "DEAD", "MEAN", "DURATION") ||
 		!strings.HasPrefix(strings.Join(strings.Fields(lines[2]), " "), pipecli.DemoJobName+" 1 1 0 0 ") {
 		t.Fatalf("stats:\n%s", text.stdout)
 	}
