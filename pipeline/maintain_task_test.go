@@ -24,7 +24,7 @@ func TestMaintenanceJobPurgesAsAJob(t *testing.T) {
 	startWorker(t, pool, pipeline.WorkerConfig{}, job)
 	m, _ := job.Enqueue(ctx, pool, pipeline.MaintenanceInput{Hour: time.Now().Truncate(time.Hour)})
 	d := awaitState(t, pool, m.ID, "done")
-	if string(d.Result) != `{"purged": 1, "rolledUp": 0, "workersPurged": 0, "publishedEventsPurged": 0}` {
+	if string(d.Result) != `{"purged": 1, "rolledUp": 0, "workersPurged": 0, "publishedEventsPurged": 0, "webhookDeliveriesPurged": 0}` {
 		t.Fatalf("result %s", d.Result)
 	}
 }
