@@ -3,6 +3,7 @@ package backfill_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,4 +170,36 @@ func atoi(t testing.TB, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// A database whose transaction-id age passes the limit holds the pass
+// before its first batch, saying so in the ledger; the operator can still
+// cancel it there.
+func TestAPassWaitsWhileTheTransactionIDAgeNearsWraparound(t *testing.T) {
+	pool := setup(t, 1000)
+	ctx := context.Background()
+	o := fillOptions()
+	o.Health.XIDAge = 1 // every cluster's oldest frozen id is older than one transaction
+	o.Health.Every = 10 * time.Millisecond
+	o.Poll = 50 * time.Millisecond
+	job := mustNew(t, "test.fill", o)
+	res, err := job.Enqueue(ctx, pool, Req{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "waiting" })
+	if p.Rows != 0 || p.PauseReason == nil || !strings.Contains(*p.PauseReason, "near wraparound") {
+		t.Fatalf("the waiting pass is %+v", p)
+	}
+	if _, err := backfill.Cancel(ctx, pool, res.RunID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "cancelled" {
+		t.Fatalf("the pass is %s", d.State)
+	}
+	var changed int
+	if err := pool.QueryRow(ctx, `select count(*) from orders where total_cents is not null`).Scan(&changed); err != nil || changed != 0 {
+		t.Fatalf("%d rows changed by a pass that waited (%v)", changed, err)
+	}
 }

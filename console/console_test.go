@@ -180,3 +180,24 @@ func TestAnUnknownRunIsNotFound(t *testing.T) {
 		t.Fatalf("a malformed id: %d", code)
 	}
 }
+
+func TestAJobPageShowsASensitiveInputRedacted(t *testing.T) {
+	pool := fixtures.DB(t)
+	secret := pipeline.MustJob("vendor.hook", func(h hostile) string { return "k" },
+		func(ctx context.Context, run *pipeline.Run[hostile]) (int, error) { return 0, nil },
+		pipeline.JobOptions[hostile, int]{Sensitive: true})
+	res, err := secret.Enqueue(t.Context(), pool, hostile{Note: "card-4242"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := console.New(pipeline.NewAdmin(pool), console.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(c)
+	t.Cleanup(srv.Close)
+	_, _, body := get(t, srv.Client(), srv.URL+"/jobs/"+res.ID)
+	if strings.Contains(body, "card-4242") || !strings.Contains(body, "[redacted]") {
+		t.Fatal("the job page shows a sensitive input")
+	}
+}

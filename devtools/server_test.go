@@ -136,3 +136,24 @@ func TestTheToolsReadADeadRunThroughTheSDKsClient(t *testing.T) {
 		t.Fatalf("an unknown run: error %v %s", isErr, text)
 	}
 }
+
+func TestJobsShowRedactsASensitiveInput(t *testing.T) {
+	pool := fixtures.DB(t)
+	secret := pipeline.MustJob("vendor.hook", func(o order) string { return o.ID },
+		func(ctx context.Context, run *pipeline.Run[order]) (int, error) { return 0, nil },
+		pipeline.JobOptions[order, int]{Sensitive: true})
+	res, err := secret.Enqueue(t.Context(), pool, order{ID: "card-4242"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, pipeline.NewAdmin(pool), nil)
+	_, text := call(t, cs, "jobs.show", map[string]any{"id": res.ID}, nil)
+	if !strings.Contains(text, `"input":"[redacted]"`) {
+		t.Fatalf("jobs.show answers %s", text)
+	}
+	var d pipeline.RunDetail
+	call(t, cs, "jobs.show", map[string]any{"id": res.ID}, &d)
+	if string(d.Input) != `"[redacted]"` {
+		t.Fatalf("the input is %s", d.Input)
+	}
+}

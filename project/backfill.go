@@ -1,8 +1,6 @@
 package project
 
 import (
-	"strings"
-
 	"github.com/pipekit/pipe/backfill"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/pipeline"
@@ -41,7 +39,7 @@ type Backfill struct {
 	Attempts int `json:"attempts,omitempty" jsonschema:"minimum=1"`
 }
 
-func declareBackfill(b Backfill) (*Declaration, error) {
+func declareBackfill(b Backfill, at string) (*Declaration, error) {
 	var faults []string
 	o := backfill.Options[backfill.Request]{
 		Table: relation("table", b.Table, &faults), Query: b.Query, Key: b.Key, SQL: b.SQL,
@@ -58,11 +56,12 @@ func declareBackfill(b Backfill) (*Declaration, error) {
 	o.Job, jf = jobOptions[backfill.Request, backfill.Result](b.Queue, b.Attempts, "")
 	faults = append(faults, jf...)
 	if len(faults) > 0 {
-		return nil, errcode.New(errcode.BackfillInvalid, "backfill %s: %s", b.Name, strings.Join(faults, "; "))
+		return nil, errcode.New(errcode.BackfillInvalid, "backfill %s: %s", b.Name, under(at, faults)).
+			WithFix("correct " + under(at, faults))
 	}
 	job, err := backfill.New(b.Name, backfill.PassKey, o)
 	if err != nil {
-		return nil, err
+		return nil, inFileKeys(err, at, "backfill "+b.Name+": ")
 	}
-	return &Declaration{Kind: "backfill", Name: b.Name, Job: job, Backfill: job}, nil
+	return &Declaration{Kind: "backfill", Name: b.Name, Job: job, Backfill: job, at: at}, nil
 }

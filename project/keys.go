@@ -8,15 +8,16 @@ import (
 )
 
 // goField matches the Go field paths the factories name their faults by
-// (rollup.Options, views.Options, pipeline.JobOptions), for the fields a
-// project file declares.
-var goField = regexp.MustCompile(`\b(Source\.Aggregates\[[0-9]+\]\.(?:Func|Column|Into)|Source\.(?:Aggregates|Table|Time|GroupBy|Where)|Bucket\.(?:Unit|Zone|Column)|Retry\.Attempts|Into|Key|Lookback|Name|View|Timeout|Queue)\b`)
+// (rollup.Options, views.Options, backfill.Options, pipeline.JobOptions),
+// for the fields a project file declares.
+var goField = regexp.MustCompile(`\b(Source\.Aggregates\[[0-9]+\]\.(?:Func|Column|Into)|Source\.(?:Aggregates|Table|Time|GroupBy|Where)|Bucket\.(?:Unit|Zone|Column)|Retry\.Attempts|Into|Key|Lookback|Name|View|Timeout|Queue|Table|Query|SQL|MinBatch|MaxBatch|Batch|Rate|Target)\b`)
 
 // fileKeys maps a Go field path to its pipe.json key.
 var fileKeys = strings.NewReplacer("Source.", "source.", "Aggregates", "aggregates", "Func", "func", "Column", "column",
 	"Into", "into", "Table", "table", "Time", "time", "GroupBy", "groupBy", "Where", "where", "Bucket.", "bucket.",
 	"Unit", "unit", "Zone", "zone", "Retry.Attempts", "attempts", "Key", "key", "Lookback", "lookback", "Name", "name",
-	"View", "view", "Timeout", "timeout", "Queue", "queue")
+	"View", "view", "Timeout", "timeout", "Queue", "queue", "Query", "query", "SQL", "sql",
+	"MinBatch", "minBatch", "MaxBatch", "maxBatch", "Batch", "batch", "Rate", "rate", "Target", "target")
 
 // inFileKeys answers err with the Go field paths of its message and fix
 // written as the file's keys under at ("rollups[0]"): Bucket.Unit becomes

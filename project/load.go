@@ -109,8 +109,9 @@ func Declare(path string, f File) (*Project, error) {
 		p.add(d, &errs)
 	}
 	for i, b := range f.Backfills {
-		d, err := declareBackfill(b)
-		errs = appendAt(errs, fmt.Sprintf("backfills[%d]", i), err)
+		at := fmt.Sprintf("backfills[%d]", i)
+		d, err := declareBackfill(b, at)
+		errs = appendAt(errs, at, err)
 		p.add(d, &errs)
 	}
 	for i, t := range f.Tasks {

@@ -98,6 +98,8 @@ func TestTheSchemaAndTheLoaderRefuseTheSameFiles(t *testing.T) {
 		"run nothing":    {`{"views": [{"name": "v", "view": "m"}], "tasks": [{"name": "t", "cron": "@daily", "zone": "UTC", "run": []}]}`, errcode.JobDeclarationInvalid, "the task has no entries"},
 		"bad timeout":    {`{"views": [{"name": "v", "view": "m", "timeout": "soon"}]}`, errcode.JobRefreshViewInvalid, "views[0].timeout: X_DURATION_INVALID"},
 		"trailing data":  {`{} {}`, errcode.ConfigInvalid, "data after the top-level object"},
+		"backfill target": {`{"backfills": [{"name": "b", "table": "t", "target": "soon", "sql": "update t set a = 1 where id between $1 and $2"}]}`,
+			errcode.BackfillInvalid, "backfills[0].target: X_DURATION_INVALID"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := schemaAccepts(t, s, tc.doc); err == nil && name != "trailing data" {
@@ -111,6 +113,25 @@ func TestTheSchemaAndTheLoaderRefuseTheSameFiles(t *testing.T) {
 				t.Fatalf("Load names the Go field %s, not the file's key: %v", f, err)
 			}
 		})
+	}
+}
+
+// A backfill's faults the schema cannot see name the file's keys, never
+// backfill.Options' Go fields.
+func TestABackfillsFaultsNameTheFilesKeys(t *testing.T) {
+	const sql = `"sql": "update t set a = 1 where id between $1 and $2"`
+	for doc, fault := range map[string]string{
+		`{"backfills": [{"name": "b", "table": "t", "query": "select id from t", "key": "id", ` + sql + `}]}`: "backfills[0].table and backfills[0].query",
+		`{"backfills": [{"name": "b", "table": "t", "minBatch": 50, "maxBatch": 10, ` + sql + `}]}`:           "backfills[0].minBatch is above backfills[0].maxBatch",
+		`{"backfills": [{"name": "b", "query": "select id from t", ` + sql + `}]}`:                            "backfills[0].query needs its backfills[0].key",
+	} {
+		_, err := project.Load(write(t, doc))
+		if !errors.Is(err, errcode.BackfillInvalid) || !strings.Contains(err.Error(), fault) {
+			t.Errorf("Load answered %v; want X_BACKFILL_INVALID naming %q", err, fault)
+		}
+		if f := goFieldName.FindString(err.Error() + " " + fixOf(err)); f != "" {
+			t.Errorf("Load names the Go field %s, not the file's key: %v", f, err)
+		}
 	}
 }
 
@@ -157,7 +178,7 @@ func TestARefusedDeclarationIsNamedOnce(t *testing.T) {
 }
 
 // goFieldName matches the Go field paths a fault of pipe.json must not name.
-var goFieldName = regexp.MustCompile(`\b(Bucket|Source|Into|Key|Lookback|View|Timeout|Retry|Queue|Func|Aggregates)\b`)
+var goFieldName = regexp.MustCompile(`\b(Bucket|Source|Into|Key|Lookback|View|Timeout|Retry|Queue|Func|Aggregates|Table|Query|SQL|MinBatch|MaxBatch|Rate|Target)\b`)
 
 // fixOf answers a coded error's fix.
 func fixOf(err error) string {
