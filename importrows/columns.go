@@ -21,6 +21,9 @@ type column struct {
 	// array: the server reads the column's values as arrays (an array
 	// type, or a domain over one).
 	array bool
+	// base is a domain's base type when it is a character type (or an
+	// array of one), whose length pipe checks before the server is asked.
+	base *coerce.Type
 }
 
 // appendCSV coerces c for the column and appends it as COPY CSV: a NULL
@@ -47,7 +50,7 @@ func columnsOf(p plan) ([]column, error) {
 		t, err := coerce.ParseType(p.Types[i])
 		if err != nil && p.Table != "" {
 			array := strings.HasSuffix(p.Types[i], "[]") || i < len(p.Arrays) && p.Arrays[i]
-			cols[i] = column{name: name, required: p.Required[i], typName: p.Types[i], array: array}
+			cols[i] = column{name: name, required: p.Required[i], typName: p.Types[i], array: array, base: textBase(p, i)}
 			continue
 		}
 		if err != nil {
@@ -78,4 +81,17 @@ func requiredCell(c coerce.Cell, col *column) coerce.Cell {
 // server's input function, per row, as COPY would (see heldRows).
 func coercedType(c pgcatalog.Column) string {
 	return c.Type
+}
+
+// textBase answers the base type of the plan's column i when it is a domain
+// over a character type, or nil.
+func textBase(p plan, i int) *coerce.Type {
+	if i >= len(p.Bases) || p.Bases[i] == "" {
+		return nil
+	}
+	t, err := coerce.ParseType(p.Bases[i])
+	if err != nil || !t.Final() {
+		return nil
+	}
+	return &t
 }

@@ -48,6 +48,11 @@ func serverText(col *column, c coerce.Cell) (string, bool) {
 	if col.known && col.typ.Final() {
 		return "", false
 	}
+	if col.base != nil {
+		if _, code := col.base.AppendCSV(nil, c); code != "" {
+			return "", false // too long for the domain's base, as COPY refuses it
+		}
+	}
 	switch c.Kind {
 	case coerce.JSON:
 		// An array from NDJSON or Parquet is asked as the `{...}` literal

@@ -34,6 +34,12 @@ type plan struct {
 	// server though pipe does not read their type: a domain over an array.
 	// A JSON array for one is asked of the server as a {...} literal.
 	Arrays []bool `json:"arrays,omitempty"`
+	// Bases are the base types of the table's domain columns ("" for
+	// another column). A domain over a character type with a length is
+	// checked against its base by pipe before its value is asked of the
+	// server: the server reads the value with a cast, and a cast to
+	// varchar(n) cuts a too-long value where COPY refuses it.
+	Bases []string `json:"bases,omitempty"`
 	// Start and Line are the offset and line number of the first record
 	// after the header; for Parquet, Start is the first row group.
 	Start     int64    `json:"start"`

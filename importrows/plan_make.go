@@ -141,6 +141,12 @@ func (t *target) typeColumns(p *plan) error {
 			h.repeated = append(h.repeated, name)
 		}
 		p.Types[i], p.Required[i] = coercedType(c), c.NotNull
+		if c.TypType == "d" && c.Domain != "" {
+			if p.Bases == nil {
+				p.Bases = make([]string, len(p.Columns))
+			}
+			p.Bases[i] = c.Domain
+		}
 		if strings.HasSuffix(c.Domain, "[]") {
 			if p.Arrays == nil {
 				p.Arrays = make([]bool, len(p.Columns))

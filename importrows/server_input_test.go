@@ -18,25 +18,28 @@ import (
 const fidelityDDL = `
 create domain positive as int check (value > 0);
 create type mood as enum ('ok', 'sad');
+create domain short as varchar(3);
 create table %[1]s (
 	id int primary key, ts timestamp, d date, tz timestamptz, iv interval,
-	n numeric(6,2), b boolean, arr int[], r int4range, ip inet, m mood, p positive, v varchar(3));`
+	n numeric(6,2), b boolean, arr int[], r int4range, ip inet, m mood, p positive, v varchar(3), s short);`
 
 // serverCSV holds values pipe's coercion refuses and PostgreSQL reads
 // (slashes in dates, words in intervals, ' 1e2' for numeric...), values
 // both refuse, and values of the types only the server knows.
-const serverCSV = "id,ts,d,tz,iv,n,b,arr,r,ip,m,p,v\n" +
-	"1,2015/01/01 01:00:00,01/31/2015,2015/01/01 01:00:00+02,1 day 2 hours,1e2,TRUE,\"{1, 2}\",\"[1,5)\",10.0.0.1,ok,5,abc\n" +
-	"2,2015-01-01 01:00:00,2015-01-31,2015-01-01 01:00:00Z,P1D,12.345,yes,{},empty,::1,sad,1,ab\n" +
-	"3,January 8 1999 04:05:06,Jan 8 1999,1999-01-08 04:05:06 PST,@ 1 hour ago,  7 ,off,,\"(1,3]\",10/8,,,\n" +
-	"4,not a time,,,,,,,,,,,\n" +
-	"5,,2015-02-30,,,,,,,,,,\n" +
-	"6,,,,,,,,,,meh,,\n" +
-	"7,,,,,,,,,,,-1,\n" +
-	"8,,,,,,,,,300.300.0.1,,,\n" +
-	"9,,,,,,,,,,,,abcd\n" +
-	"10,,,,,12345.6,,,,,,,\n" +
-	"11,epoch,infinity,-infinity,,NaN,,\"{1,NULL}\",,,,,\n"
+const serverCSV = "id,ts,d,tz,iv,n,b,arr,r,ip,m,p,v,s\n" +
+	"1,2015/01/01 01:00:00,01/31/2015,2015/01/01 01:00:00+02,1 day 2 hours,1e2,TRUE,\"{1, 2}\",\"[1,5)\",10.0.0.1,ok,5,abc,xy\n" +
+	"2,2015-01-01 01:00:00,2015-01-31,2015-01-01 01:00:00Z,P1D,12.345,yes,{},empty,::1,sad,1,ab,\n" +
+	"3,January 8 1999 04:05:06,Jan 8 1999,1999-01-08 04:05:06 PST,@ 1 hour ago,  7 ,off,,\"(1,3]\",10/8,,,,\n" +
+	"4,not a time,,,,,,,,,,,,\n" +
+	"5,,2015-02-30,,,,,,,,,,,\n" +
+	"6,,,,,,,,,,meh,,,\n" +
+	"7,,,,,,,,,,,-1,,\n" +
+	"8,,,,,,,,,300.300.0.1,,,,\n" +
+	"9,,,,,,,,,,,,abcd,\n" +
+	"10,,,,,12345.6,,,,,,,,\n" +
+	"11,epoch,infinity,-infinity,,NaN,,\"{1,NULL}\",,,,,,\n" +
+	"12,,,,,,,,,,,,,abcd\n" +
+	"13,,,,,,,,,,,,,abc\n"
 
 // Every value PostgreSQL's COPY takes lands as COPY lands it, and every row
 // COPY refuses is refused per row, by line, with no value in the report.
