@@ -140,8 +140,18 @@ func TestAPassWaitsWhileATransactionHoldsBackVacuum(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = old.Rollback(ctx) }()
-	if _, err := old.Exec(ctx, `select txid_current()`); err != nil {
+	var pid int
+	if err := old.QueryRow(ctx, `select pg_backend_pid() from (select txid_current()) x`).Scan(&pid); err != nil {
 		t.Fatal(err)
+	}
+	// The transaction is older than the limit before the pass first looks,
+	// or a fast pass could finish before it ages past it.
+	for aged := false; !aged; {
+		if err := pool.QueryRow(ctx, `select clock_timestamp() - xact_start > interval '150 milliseconds'
+			from pg_stat_activity where pid = $1`, pid).Scan(&aged); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	o := fillOptions()
 	o.Health.TransactionAge = 100 * time.Millisecond
