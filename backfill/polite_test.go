@@ -2,6 +2,8 @@ package backfill_test
 
 import (
 	"context"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/pipeline"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,17 +155,7 @@ func TestAPassWaitsWhileATransactionHoldsBackVacuum(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	o := fillOptions()
-	o.Health.TransactionAge = 100 * time.Millisecond
-	o.Health.Every = 10 * time.Millisecond
-	o.Poll = 50 * time.Millisecond
-	job := mustNew(t, "test.fill", o)
-	res, err := job.Enqueue(ctx, pool, Req{Label: "a"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixtures.StartWorker(t, pool, job)
-	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "waiting" })
+	res, p := waitingPass(t, pool, backfill.Health{TransactionAge: 100 * time.Millisecond})
 	if p.Rows != 0 || p.PauseReason == nil {
 		t.Fatalf("the waiting pass is %+v", p)
 	}
@@ -188,17 +180,8 @@ func atoi(t testing.TB, s string) int {
 func TestAPassWaitsWhileTheTransactionIDAgeNearsWraparound(t *testing.T) {
 	pool := setup(t, 1000)
 	ctx := context.Background()
-	o := fillOptions()
-	o.Health.XIDAge = 1 // every cluster's oldest frozen id is older than one transaction
-	o.Health.Every = 10 * time.Millisecond
-	o.Poll = 50 * time.Millisecond
-	job := mustNew(t, "test.fill", o)
-	res, err := job.Enqueue(ctx, pool, Req{Label: "a"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixtures.StartWorker(t, pool, job)
-	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "waiting" })
+	// Every cluster's oldest frozen id is older than one transaction.
+	res, p := waitingPass(t, pool, backfill.Health{XIDAge: 1})
 	if p.Rows != 0 || p.PauseReason == nil || !strings.Contains(*p.PauseReason, "near wraparound") {
 		t.Fatalf("the waiting pass is %+v", p)
 	}
@@ -212,4 +195,21 @@ func TestAPassWaitsWhileTheTransactionIDAgeNearsWraparound(t *testing.T) {
 	if err := pool.QueryRow(ctx, `select count(*) from orders where total_cents is not null`).Scan(&changed); err != nil || changed != 0 {
 		t.Fatalf("%d rows changed by a pass that waited (%v)", changed, err)
 	}
+}
+
+// waitingPass starts a pass under the health limits h (read every 10 ms)
+// and answers its run once its ledger says it waits.
+func waitingPass(t *testing.T, pool *pgxpool.Pool, h backfill.Health) (pipeline.EnqueueResult, backfill.Pass) {
+	t.Helper()
+	o := fillOptions()
+	o.Health = h
+	o.Health.Every = 10 * time.Millisecond
+	o.Poll = 50 * time.Millisecond
+	job := mustNew(t, "test.fill", o)
+	res, err := job.Enqueue(context.Background(), pool, Req{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	return res, awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "waiting" })
 }

@@ -27,3 +27,17 @@ func (a *app) useProject(path string) (*project.Project, error) {
 	a.opts.Tasks = append(append(a.opts.Tasks[:0:0], a.opts.Tasks...), p.Tasks...)
 	return p, nil
 }
+
+// manifests loads the project file at config, when one is named, and
+// answers the manifest rows of every job this pipe runs: its own, the
+// application's and the file's.
+func (a *app) manifests(config string) ([]pipeline.Manifest, error) {
+	if _, err := a.useProject(config); err != nil {
+		return nil, err
+	}
+	reg, err := a.registry()
+	if err != nil {
+		return nil, err
+	}
+	return reg.Manifests(), nil
+}

@@ -21,14 +21,10 @@ func (a *app) jobsManifestCommand() *cobra.Command {
 			"the event poll and the input's JSON Schema (with --json). It reads no database.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if _, err := a.useProject(config); err != nil {
-				return err
-			}
-			reg, err := a.registry()
+			rows, err := a.manifests(config)
 			if err != nil {
 				return err
 			}
-			rows := reg.Manifests()
 			if a.json {
 				return printJSON(a.stdout, rows)
 			}

@@ -23,10 +23,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			"--database-url or set DATABASE_URL for a database other than the embedded default).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if _, err := a.useProject(config); err != nil {
-				return err
-			}
-			reg, err := a.registry()
+			manifests, err := a.manifests(config)
 			if err != nil {
 				return err
 			}
@@ -35,7 +32,7 @@ func (a *app) mcpCommand() *cobra.Command {
 				return err
 			}
 			defer pool.Close()
-			srv := devtools.NewServer(pipeline.NewAdmin(pool), reg.Manifests())
+			srv := devtools.NewServer(pipeline.NewAdmin(pool), manifests)
 			return srv.Run(c.Context(), &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
 		},
 	}
