@@ -2,15 +2,16 @@ package backfill_test
 
 import (
 	"context"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/pipekit/pipe/pipeline"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/backfill"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // A row lock held by another session makes the batch that meets it roll
