@@ -13,8 +13,9 @@
 // consumer room. Each runner follows pipe.outbox through a table tail
 // (consumer/pgtail), so it never passes a row whose transaction is still
 // open, reads a batch, publishes it in one call to its [Publisher] and
-// marks it published in one statement, in the transaction that saves its
-// cursor. Register [Relay.Jobs] with the workers and [Relay.Tasks] with the
+// records the batch — one row in pipe.outbox_batches — in the transaction
+// that saves its cursor: a message is published once its stream's newest
+// batch has passed it without a fault, so no published row is rewritten. Register [Relay.Jobs] with the workers and [Relay.Tasks] with the
 // scheduler (the supervisor that restarts stopped runners, and the hourly
 // retention); [Relay.Arm] starts the runners at once.
 //

@@ -16,9 +16,11 @@ type batch struct {
 	// dead holds back the keys (or the stream) of dead rows; waiting those
 	// with released rows still to publish beyond the batch.
 	dead, waiting *scope
-	published     []int64
-	held, queued  []int64
-	refused       []refusal
+	// published are the rows the broker took; republished those of them
+	// that were released rows.
+	published, republished []int64
+	held, queued           []int64
+	refused                []refusal
 	// stop is the index of the row a broker failure (err) stopped the
 	// batch at; len(items) when none did.
 	stop int
@@ -51,14 +53,14 @@ func (r *Relay) handle(ctx context.Context, tx pgx.Tx, stream string, items []it
 		}
 	}
 	r.publishBatch(ctx, s, b)
-	if err := r.mark(ctx, tx, stream, b); err != nil {
-		return 0, err
-	}
 	cursor, moved := f.cursor, false
 	for _, it := range b.items[:b.stop] {
 		if !it.Released {
 			cursor, moved = it.ID, true
 		}
+	}
+	if err := r.mark(ctx, tx, stream, b, cursor, moved); err != nil {
+		return 0, err
 	}
 	if b.err != nil {
 		if !moved {
@@ -102,15 +104,25 @@ func (r *Relay) faults(ctx context.Context, tx pgx.Tx, s Stream, b *batch) error
 	return errcode.Postgres(ctx, rows.Err(), "outbox: read the stream's faults")
 }
 
-// mark writes the batch's outcome: one statement for the published rows,
-// one each for the held and the queued, one per dead row.
-func (r *Relay) mark(ctx context.Context, tx pgx.Tx, stream string, b *batch) error {
+// mark writes the batch's outcome: the batch's row in pipe.outbox_batches
+// (its cursor and how many rows it published), then the rows that leave
+// the normal flow — released rows published again lose their fault, held
+// and queued rows get theirs — one statement each, one per dead row. A
+// row the batch published from the tail is not written: the batch's
+// cursor passing it, without a fault, is what marks it published. A batch
+// that neither published nor moved the cursor records nothing.
+func (r *Relay) mark(ctx context.Context, tx pgx.Tx, stream string, b *batch, cursor int64, moved bool) error {
+	if len(b.published) > 0 || moved {
+		if _, err := tx.Exec(ctx, sqlMarkBatch, stream, cursor, len(b.published), r.o.Name); err != nil {
+			return errcode.Postgres(ctx, err, "outbox: mark a batch")
+		}
+	}
 	for _, m := range []struct {
 		sql   string
 		ids   []int64
 		extra []any
 	}{
-		{sqlMarkPublished, b.published, nil},
+		{sqlRepublished, b.republished, nil},
 		{sqlMarkFault, b.held, []any{"held"}},
 		{sqlMarkFault, b.queued, []any{"retry"}},
 	} {

@@ -145,6 +145,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// published is the condition of a published row of pipe.outbox o: no
+// fault, and passed by its stream's newest batch.
+const published = `(o.fault is null and o.id <= coalesce((select b.upto from pipe.outbox_batches b
+	where b.stream = o.stream order by b.published_at desc, b.upto desc limit 1), 0))`
+
 // count answers a count query's answer.
 func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 	t.Helper()

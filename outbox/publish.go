@@ -12,20 +12,23 @@ import (
 // and holds back its scope, a broker that is away stops the batch there.
 func (r *Relay) publishBatch(ctx context.Context, s Stream, b *batch) {
 	var envs []Envelope
-	var ids []int64
+	var ids, released []int64
 	for _, it := range b.items {
 		if r.sort(b, it) {
 			envs, ids = append(envs, it.Env), append(ids, it.ID)
+			if it.Released {
+				released = append(released, it.ID)
+			}
 		}
 	}
 	if len(envs) == 0 {
 		return
 	}
 	if err := s.Publisher.Publish(ctx, envs); err == nil {
-		b.published = ids
+		b.published, b.republished = ids, released
 		return
 	}
-	b.published, b.held, b.queued = nil, nil, nil
+	b.published, b.republished, b.held, b.queued = nil, nil, nil, nil
 	for i, it := range b.items {
 		if !r.sort(b, it) {
 			continue
@@ -34,6 +37,9 @@ func (r *Relay) publishBatch(ctx context.Context, s Stream, b *batch) {
 		switch {
 		case err == nil:
 			b.published = append(b.published, it.ID)
+			if it.Released {
+				b.republished = append(b.republished, it.ID)
+			}
 		case errcode.Classify(err) == errcode.Terminal:
 			r.refuse(s, b, it, err)
 		default:

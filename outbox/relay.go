@@ -28,6 +28,10 @@ const (
 	DefaultBatch = 500
 	// DefaultPoll is the default of [Options].Poll.
 	DefaultPoll = 10 * time.Millisecond
+	// DefaultRetryMaxDelay is the longest wait between two attempts of a
+	// runner whose broker is away (Options.Job.Retry's default MaxDelay):
+	// the relay is back at most this long after its broker.
+	DefaultRetryMaxDelay = 5 * time.Second
 )
 
 // Ordering is what a message refused for good holds back.
@@ -76,15 +80,17 @@ type Options struct {
 	// Logger hears outbox.publish.failed. Default slog.Default().
 	Logger *slog.Logger
 	// Job are the runners' job options (see consumer.Options.Job). Retry
-	// defaults to 1,000 attempts from 1s, at most 15s apart: a broker away
-	// for a while is waited for.
+	// defaults to 5,000 attempts from 1s, at most DefaultRetryMaxDelay
+	// (5s) apart: a broker away for hours is waited for, and the relay is
+	// back within seconds of it.
 	Job pipeline.JobOptions[consumer.Input, consumer.Result]
 }
 
 // Relay publishes committed outbox rows, one runner per stream, on the
 // consumer room: each runner follows pipe.outbox through a table tail
 // (consumer/pgtail), so it never passes a row still in flight, publishes a
-// batch and marks it published in the batch's transaction with the cursor.
+// batch and records it (pipe.outbox_batches) in the batch's transaction
+// with the cursor.
 type Relay struct {
 	o       Options
 	streams map[string]Stream
@@ -215,7 +221,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Retain = DefaultRetain
 	}
 	if o.Job.Retry == nil {
-		o.Job.Retry = &pipeline.Retry{Attempts: 1000, Delay: time.Second, MaxDelay: 15 * time.Second}
+		o.Job.Retry = &pipeline.Retry{Attempts: 5000, Delay: time.Second, MaxDelay: DefaultRetryMaxDelay}
 	}
 	return o, nil
 }

@@ -33,7 +33,7 @@ func TestRelayPublishesCommittedMessagesInOrder(t *testing.T) {
 		t.Fatal("no transaction committed after a later row's: the test proved nothing")
 	}
 	waitFor(t, "every committed message published", func() bool {
-		return count(t, pool, `select count(*) from pipe.outbox where published_at is not null`) == len(committed)
+		return count(t, pool, `select count(*) from pipe.outbox o where `+published) == len(committed)
 	})
 	got := js.messages(t)
 	var want []string

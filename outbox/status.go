@@ -57,8 +57,11 @@ const DefaultRetain = 24 * time.Hour
 const pruneChunk = 10_000
 
 // Prune deletes the rows published more than retain ago (DefaultRetain
-// when retain is zero), 10,000 a statement, and answers how many. Rows not
-// published — waiting, dead, held — are never pruned.
+// when retain is zero), 10,000 a statement, and answers how many, then the
+// record of the batches that published them. A row counts as published
+// when its batch committed (a released row published again, when the batch
+// that first passed it did). Rows not published — waiting, dead, held,
+// released — are never pruned.
 func Prune(ctx context.Context, db pipeline.DB, retain time.Duration) (int64, error) {
 	if retain == 0 {
 		retain = DefaultRetain
@@ -71,7 +74,11 @@ func Prune(ctx context.Context, db pipeline.DB, retain time.Duration) (int64, er
 		}
 		total += tag.RowsAffected()
 		if tag.RowsAffected() < pruneChunk {
-			return total, nil
+			break
 		}
 	}
+	if _, err := db.Exec(ctx, sqlPruneBatches, retain); err != nil {
+		return total, errcode.Postgres(ctx, err, "outbox: prune the batches' record")
+	}
+	return total, nil
 }

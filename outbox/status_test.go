@@ -48,7 +48,7 @@ func TestStatusPoisonHoldsTheStreamAndPrune(t *testing.T) {
 	if got := len(js.messages(t)); got != 4 {
 		t.Fatalf("JetStream holds %d messages; want the 4 before the poison", got)
 	}
-	if _, err := pool.Exec(ctx, `update pipe.outbox set published_at = published_at - interval '2 days' where published_at is not null`); err != nil {
+	if _, err := pool.Exec(ctx, `update pipe.outbox_batches set published_at = published_at - interval '2 days'`); err != nil {
 		t.Fatal(err)
 	}
 	n, err := outbox.Prune(ctx, pool, 0)
@@ -57,6 +57,12 @@ func TestStatusPoisonHoldsTheStreamAndPrune(t *testing.T) {
 	}
 	if left := count(t, pool, `select count(*) from pipe.outbox`); left != 16 {
 		t.Fatalf("%d rows left; want the 16 unpublished", left)
+	}
+	if n := count(t, pool, `select count(*) from pipe.outbox_batches`); n != 1 {
+		t.Fatalf("%d batches recorded after the prune; want stream a's newest alone", n)
+	}
+	if st = status(t, pool); st["a"].LagRows != 0 || st["a"].Dead != 1 || st["a"].Held != 5 || st["b"].LagRows != 10 {
+		t.Fatalf("status after the prune a %+v, b %+v; want a: nothing waiting, 1 dead, 5 held; b: 10 waiting", st["a"], st["b"])
 	}
 }
 

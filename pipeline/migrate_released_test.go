@@ -41,6 +41,7 @@ var released = []struct {
 	{18, "backfill", "37b2800b3fcfe46971a5c43e1088b0ca5192238753d7340f3017d6ea485fcfd8"},
 	{19, "outbox", "bb96a2d418fe07bd0988de6d5f676eabd9d038a141044a2a2cbbc46b61ff29c2"},
 	{20, "open_runs_index", "c4e4d97374587bba24efb3f4e51c5a89e65c336094bce1e5b9cc72cf99bde8c6"},
+	{21, "outbox_batches", "36ad8e25e73d6e2914775ab43bfe52d05d0a241010e8bd7d86a2d8a2181d06fc"},
 }
 
 func TestReleasedMigrationsAreUnchanged(t *testing.T) {

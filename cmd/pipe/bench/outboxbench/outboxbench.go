@@ -104,14 +104,23 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) ([]F
 	return figs, nil
 }
 
-// clean deletes the bench's rows, runs and cursors, its table and stream.
+// clean deletes the bench's rows, runs and cursors, its tables and stream,
+// then vacuums the tables it churned, as autovacuum would between two
+// figures (a server with autovacuum off would otherwise hand each figure
+// the dead rows of the one before).
 func clean(ctx context.Context, pool *pgxpool.Pool, js jetstream.JetStream) error {
 	_ = js.DeleteStream(ctx, jsName)
 	_, err := pool.Exec(ctx, `delete from pipe.outbox where stream like 'pipe-bench-outbox%';
+		delete from pipe.outbox_batches where stream like 'pipe-bench-outbox%';
 		delete from pipe.consumer_cursors where consumer like 'pipe-bench-outbox%';
 		delete from pipe.events where job_id in (select id from pipe.jobs where name like 'pipe-bench-outbox%');
 		delete from pipe.jobs where name like 'pipe-bench-outbox%';
-		drop table if exists pipe_bench_outbox_plain`)
+		drop table if exists pipe_bench_outbox_plain;
+		drop table if exists pipe_bench_outbox_anchor`)
+	if err != nil {
+		return err
+	}
+	_, err = pool.Exec(ctx, `vacuum pipe.outbox, pipe.outbox_batches, pipe.consumer_cursors, pipe.jobs, pipe.events`)
 	return err
 }
 
