@@ -17,9 +17,11 @@ func webhooksCommand(env pipecli.Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "webhooks",
 		Short: "Webhook deliveries and receiver acks a second, each beside its anchor",
-		Long: "bench webhooks times --deliveries outbound deliveries (default 5,000) to a local HTTP server,\n" +
+		Long: "bench webhooks times --deliveries outbound deliveries (default 20,000) to a local HTTP server,\n" +
 			"signed, with the stock ledger on, run by a worker of --concurrency slots (default 256), beside a\n" +
-			"plain keep-alive net/http POST loop to the same server at the same concurrency. Then it times\n" +
+			"plain keep-alive net/http POST loop to the same server at the same concurrency, and the CPU time\n" +
+			"each costs (this process's, and its database sessions' when the database runs on this machine).\n" +
+			"Then it times\n" +
 			"--requests inbound requests (default 10,000) from --senders at once (default 64) to a receiver,\n" +
 			"each acknowledged after its durable commit, beside a naive receiver that commits one INSERT\n" +
 			"per request, and the ack latency at --rate requests a second (default 500) for --rate-for (5s).\n" +
@@ -36,7 +38,7 @@ func webhooksCommand(env pipecli.Env) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.IntVar(&o.Deliveries, "deliveries", 0, "outbound deliveries timed (default 5000)")
+	fl.IntVar(&o.Deliveries, "deliveries", 0, "outbound deliveries timed (default 20000)")
 	fl.IntVar(&o.Concurrency, "concurrency", 0, "outbound runs and anchor loops at once (default 256)")
 	fl.IntVar(&o.Requests, "requests", 0, "inbound requests timed (default 10000)")
 	fl.IntVar(&o.Senders, "senders", 0, "inbound senders at once (default 64)")

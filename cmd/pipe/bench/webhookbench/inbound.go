@@ -46,6 +46,7 @@ func inbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) erro
 	if err != nil {
 		return err
 	}
+	clean(pool, inboundJob)
 	defer clean(pool, inboundJob)
 	door := rcv.Handler(pool)
 	defer door.Close()
@@ -175,7 +176,12 @@ func atRate(o Options, send func(i int) error) ([]time.Duration, error) {
 	return lat, nil
 }
 
+// pct answers the p-th quantile of d; 0 when d is empty (a rate run too
+// short to send one request).
 func pct(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[min(int(float64(len(s))*p), len(s)-1)]

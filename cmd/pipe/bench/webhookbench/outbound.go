@@ -24,19 +24,21 @@ type delivery struct {
 
 var eventBody = []byte(`{"type":"orders.paid","order":{"id":"o-1001","total":4200,"currency":"EUR"}}`)
 
-// outbound answers the anchor's POSTs a second, then pipe's deliveries a
-// second, to the same local server at the same concurrency.
-func outbound(ctx context.Context, pool *pgxpool.Pool, o Options) (anchor, pipe float64, err error) {
+// outbound measures the anchor's POSTs a second, then pipe's deliveries a
+// second, to the same local server at the same concurrency, and what each
+// costs the machine's CPU.
+func outbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) error {
 	url, stop, err := server(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	defer stop()
 	c := client(o.Concurrency)
-	anchor, err = loop(o.Deliveries, o.Concurrency, func(int) error {
+	before := processCPU()
+	r.OutboundAnchor, err = loop(o.Deliveries, o.Concurrency, func(int) error {
 		resp, err := c.Post(url, "application/json", bytes.NewReader(eventBody))
 		if err != nil {
 			return err
@@ -45,15 +47,19 @@ func outbound(ctx context.Context, pool *pgxpool.Pool, o Options) (anchor, pipe 
 		return resp.Body.Close()
 	})
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
-	pipe, err = deliverAll(ctx, pool, o, url)
-	return anchor, pipe, err
+	r.AnchorCPUUs = perItemUs(processCPU()-before, o.Deliveries)
+	r.OutboundPerSec, err = deliverAll(ctx, pool, o, url, r)
+	return err
 }
+
+// perItemUs answers ns spent over n items as µs an item.
+func perItemUs(ns int64, n int) float64 { return float64(ns) / float64(n) / 1e3 }
 
 // deliverAll enqueues the deliveries, then times a worker of Concurrency
 // slots delivering them all, the ledger on.
-func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string) (float64, error) {
+func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string, r *Result) (float64, error) {
 	secret := webhook.NewSecret()
 	ledger := webhook.PostgresLedger(pool)
 	defer ledger.Close()
@@ -70,6 +76,7 @@ func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string) 
 	if err != nil {
 		return 0, err
 	}
+	clean(pool, outboundJob)
 	defer clean(pool, outboundJob)
 	ins := make([]delivery, o.Deliveries)
 	for i := range ins {
@@ -89,6 +96,8 @@ func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string) 
 	if err != nil {
 		return 0, err
 	}
+	cpu := newCPUMeter(pool)
+	proc0, db0 := cpu.read(ctx)
 	start := time.Now()
 	if err := w.Start(ctx); err != nil {
 		return 0, err
@@ -98,37 +107,46 @@ func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string) 
 		defer cancel()
 		_ = w.Shutdown(sctx)
 	}()
-	if err := awaitDone(ctx, pool, outboundJob, o.Deliveries); err != nil {
+	if err := awaitDone(ctx, pool, outboundJob); err != nil {
 		return 0, err
 	}
-	return float64(o.Deliveries) / time.Since(start).Seconds(), nil
+	elapsed := time.Since(start)
+	proc1, db1 := cpu.read(ctx)
+	r.OutboundCPUUs, r.OutboundDBCPUUs, r.DBCPUKnown = perItemUs(proc1-proc0, o.Deliveries), perItemUs(db1-db0, o.Deliveries), cpu.ok
+	return float64(o.Deliveries) / elapsed.Seconds(), nil
 }
 
-// awaitDone waits until n runs of name are done; a run dead or failed is
-// an error.
-func awaitDone(ctx context.Context, pool *pgxpool.Pool, name string, n int) error {
+// awaitDone waits until every run of name is done; a run dead or failed
+// is an error. It counts the runs not done (an index-only read of
+// jobs_open that shrinks as the runs complete), so that the polling costs
+// the deliveries it times next to nothing.
+func awaitDone(ctx context.Context, pool *pgxpool.Pool, name string) error {
 	deadline := time.Now().Add(10 * time.Minute)
 	for {
-		var done, bad int
-		err := pool.QueryRow(ctx, `select count(*) filter (where state = 'done'), count(*) filter (where state in ('dead', 'failed'))
-			from pipe.jobs where name = $1`, name).Scan(&done, &bad)
+		var open, bad int
+		err := pool.QueryRow(ctx, `select count(*), count(*) filter (where state in ('dead', 'failed'))
+			from pipe.jobs where name = $1 and state <> 'done'`, name).Scan(&open, &bad)
 		switch {
 		case err != nil:
 			return err
 		case bad > 0:
 			return fmt.Errorf("%d deliveries failed", bad)
-		case done >= n:
+		case open == 0:
 			return nil
 		case time.Now().After(deadline):
-			return fmt.Errorf("%d of %d deliveries done after 10 minutes", done, n)
+			return fmt.Errorf("%d deliveries not done after 10 minutes", open)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 }
 
-// clean removes the bench's runs and ledger rows.
+// clean removes the bench's runs and ledger rows, then vacuums their
+// tables.
 func clean(pool *pgxpool.Pool, name string) {
 	ctx := context.Background()
 	_, _ = pool.Exec(ctx, `delete from pipe.jobs where name = $1`, name)
 	_, _ = pool.Exec(ctx, `delete from pipe.webhook_deliveries where job = $1`, name)
+	// as autovacuum would between two figures: a server with it off would
+	// hand the next figure this one's dead rows
+	_, _ = pool.Exec(ctx, `vacuum pipe.jobs, pipe.webhook_deliveries, pipe.job_counters`)
 }

@@ -19,7 +19,8 @@ import (
 
 // Options size the bench. Zero fields take the defaults named.
 type Options struct {
-	// Deliveries is how many outbound deliveries are timed. Default 5,000.
+	// Deliveries is how many outbound deliveries are timed. Default
+	// 20,000.
 	Deliveries int
 	// Concurrency is the outbound runs (and anchor loops) at once.
 	// Default 256.
@@ -42,7 +43,7 @@ func (o Options) withDefaults() Options {
 			*v = d
 		}
 	}
-	def(&o.Deliveries, 5000)
+	def(&o.Deliveries, 20000)
 	def(&o.Concurrency, 256)
 	def(&o.Requests, 10000)
 	def(&o.Senders, 64)
@@ -58,10 +59,18 @@ func (o Options) withDefaults() Options {
 
 // Result are the figures, each beside its anchor.
 type Result struct {
-	Concurrency       int     `json:"concurrency"`
-	OutboundPerSec    float64 `json:"outboundDeliveriesPerSec"`
-	OutboundAnchor    float64 `json:"outboundPlainPostsPerSec"`
-	OutboundRatio     float64 `json:"outboundRatio"`
+	Concurrency    int     `json:"concurrency"`
+	OutboundPerSec float64 `json:"outboundDeliveriesPerSec"`
+	OutboundAnchor float64 `json:"outboundPlainPostsPerSec"`
+	OutboundRatio  float64 `json:"outboundRatio"`
+	// The CPU time of one delivery, in µs: this process's (worker, HTTP
+	// server and client) and its database sessions' (when the database
+	// runs on this machine: DBCPUKnown); and of one anchor POST (client and
+	// server).
+	OutboundCPUUs     float64 `json:"outboundCpuUs"`
+	OutboundDBCPUUs   float64 `json:"outboundDatabaseCpuUs"`
+	DBCPUKnown        bool    `json:"databaseCpuKnown"`
+	AnchorCPUUs       float64 `json:"anchorCpuUs"`
 	Senders           int     `json:"senders"`
 	InboundPerSec     float64 `json:"inboundAcksPerSec"`
 	InboundAnchor     float64 `json:"inboundNaiveAcksPerSec"`
@@ -77,13 +86,13 @@ type Result struct {
 func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Result, error) {
 	o = o.withDefaults()
 	r := Result{Concurrency: o.Concurrency, Senders: o.Senders, Rate: o.Rate}
-	var err error
-	if r.OutboundAnchor, r.OutboundPerSec, err = outbound(ctx, pool, o); err != nil {
+	if err := outbound(ctx, pool, o, &r); err != nil {
 		return r, err
 	}
 	r.OutboundRatio = r.OutboundPerSec / r.OutboundAnchor
 	fmt.Fprintf(out, "outbound, %d at once: %.0f deliveries/s (ledger on) vs %.0f plain keep-alive POSTs/s = %.2fx\n",
 		o.Concurrency, r.OutboundPerSec, r.OutboundAnchor, r.OutboundRatio)
+	printCPU(out, r)
 	if err := inbound(ctx, pool, o, &r); err != nil {
 		return r, err
 	}
@@ -139,4 +148,17 @@ func loop(n, conc int, fn func(i int) error) (float64, error) {
 		}
 	}
 	return float64(n) / time.Since(start).Seconds(), err
+}
+
+// printCPU prints what a delivery and a plain POST cost the machine's CPU,
+// and the ratio that leaves where the two share its cores.
+func printCPU(out io.Writer, r Result) {
+	if !r.DBCPUKnown {
+		fmt.Fprintf(out, "CPU a delivery: %.0f µs in this process (the database's share unknown: it is not on this machine), a plain POST %.0f µs\n",
+			r.OutboundCPUUs, r.AnchorCPUUs)
+		return
+	}
+	total := r.OutboundCPUUs + r.OutboundDBCPUUs
+	fmt.Fprintf(out, "CPU a delivery: %.0f µs in this process + %.0f µs in its database sessions = %.0f µs, a plain POST %.0f µs: on cores they share, at most %.2fx\n",
+		r.OutboundCPUUs, r.OutboundDBCPUUs, total, r.AnchorCPUUs, r.AnchorCPUUs/total)
 }
