@@ -42,7 +42,10 @@ func (d *csvDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, string
 }
 
 // ndjsonDecoder maps an object's keys to the columns; a column the object
-// lacks is NULL, a key that is not a column refuses the row.
+// lacks is NULL, a key that is not a column refuses the row. A line ends at
+// LF (a CRLF's CR is stripped by the splitter); a bare CR is JSON's white
+// space wherever it stands, so objects parted by bare CRs alone are one line,
+// refused (or, past the record limit, too large).
 type ndjsonDecoder struct {
 	index map[string]int
 	obj   map[string]json.RawMessage
@@ -58,7 +61,7 @@ func newNDJSONDecoder(cols []column) *ndjsonDecoder {
 
 func (d *ndjsonDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, string, errcode.Code) {
 	clear(d.obj)
-	rec = bytes.TrimRight(rec, " \t\r")
+	rec = bytes.Trim(rec, " \t\r")
 	if len(rec) == 0 || rec[0] != '{' || json.Unmarshal(rec, &d.obj) != nil {
 		return nil, "", errcode.ImportRecordInvalid
 	}

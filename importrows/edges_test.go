@@ -44,25 +44,45 @@ func TestImportPageEdgesMatchEncodingCSV(t *testing.T) {
 	// Small pages put page edges everywhere; the default page over a file
 	// of several MiB reads each page in 1 MiB chunks, putting chunk edges
 	// everywhere.
-	t.Run("64 KiB pages", func(t *testing.T) { importHostile(t, 6000, 64<<10, 4, false) })
-	t.Run("chunks of the default page", func(t *testing.T) { importHostile(t, 40000, 0, 1, false) })
-	t.Run("chunks of a gzip stream", func(t *testing.T) { importHostile(t, 40000, 0, 1, true) })
+	t.Run("64 KiB pages", func(t *testing.T) { importHostile(t, hostileRun{n: 6000, pageBytes: 64 << 10, minPages: 4}) })
+	t.Run("chunks of the default page", func(t *testing.T) { importHostile(t, hostileRun{n: 40000, minPages: 1}) })
+	t.Run("chunks of a gzip stream", func(t *testing.T) { importHostile(t, hostileRun{n: 40000, minPages: 1, gz: true}) })
+	// A classic Mac file: every line end a bare CR, quoted ones too.
+	t.Run("64 KiB pages, bare CR", func(t *testing.T) {
+		importHostile(t, hostileRun{n: 6000, pageBytes: 64 << 10, minPages: 4, mac: true})
+	})
+	t.Run("chunks of a gzip stream, bare CR", func(t *testing.T) {
+		importHostile(t, hostileRun{n: 40000, minPages: 1, gz: true, mac: true})
+	})
 }
 
-func importHostile(t *testing.T, n int, pageBytes int64, minPages int, gz bool) {
+// hostileRun is one import of hostileCSV's n records in pages of pageBytes
+// (0: the default), minPages at least; gz compresses the file and mac
+// writes each "\r\n" of it, quoted ones too, as a bare "\r".
+type hostileRun struct {
+	n         int
+	pageBytes int64
+	minPages  int
+	gz, mac   bool
+}
+
+func importHostile(t *testing.T, h hostileRun) {
 	b := setup(t, `create table h(k int primary key, a text, b text)`)
-	data := hostileCSV(n, 3)
+	data := hostileCSV(h.n, 3)
 	o := tableOptions("h", "k")
-	o.PageBytes = pageBytes
+	o.PageBytes = h.pageBytes
 	file, key := data, "h.csv"
-	if gz {
-		file, key = gzipped(string(data)), "h.csv.gz"
+	if h.mac {
+		file = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\r"))
+	}
+	if h.gz {
+		file, key = gzipped(string(file)), "h.csv.gz"
 	}
 	d, res := run(t, b.pool, importrows.MustNew(fileKey, o), b.put(t, key, file))
-	if d.State != "done" || res.Refused != 0 || res.Pages < minPages {
+	if d.State != "done" || res.Refused != 0 || res.Pages < h.minPages {
 		t.Fatalf("%s %+v %+v", d.State, res, d.LastError)
 	}
-	if pageBytes == 0 && len(data) < 3<<20 {
+	if h.pageBytes == 0 && len(data) < 3<<20 {
 		t.Fatalf("the file is %d bytes: too small to cross chunk edges", len(data))
 	}
 	want, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
@@ -78,9 +98,13 @@ func importHostile(t *testing.T, n int, pageBytes int64, minPages int, gz bool) 
 		t.Fatalf("%d records imported, encoding/csv reads %d", len(got), len(want)-1)
 	}
 	for i, g := range got {
-		// encoding/csv reads CRLF inside quotes as LF; pipe keeps the bytes.
+		// encoding/csv reads CRLF inside quotes as LF; pipe keeps the bytes
+		// (a bare CR in a Mac file).
 		for j := range g {
 			g[j] = strings.ReplaceAll(g[j], "\r\n", "\n")
+			if h.mac {
+				g[j] = strings.ReplaceAll(g[j], "\r", "\n")
+			}
 		}
 		if fmt.Sprint(g) != fmt.Sprint(want[i+1]) {
 			t.Fatalf("record %d: %q, encoding/csv reads %q", i+1, g, want[i+1])

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/importrows/internal/split"
 )
 
 var errHeaderRead = errors.New("header read")
@@ -19,13 +18,14 @@ func (a *attempt[In]) readHeader(ctx context.Context, p *plan) ([]string, error)
 	a.plan = *p
 	src := a.newTextSource()
 	defer src.close()
-	data, eof, err := src.read(ctx, 0, a.lim.MaxRecordBytes+2) // the header is one record
+	// The header is one record: its line end and a BOM fit beside it.
+	data, eof, err := src.read(ctx, 0, a.lim.MaxRecordBytes+len("\r\n\uFEFF"))
 	if err != nil {
 		return nil, err
 	}
+	p.settleLineEnd(data, eof)
+	sp, parser := p.csvSplit(a.lim.MaxRecordBytes)
 	var names []string
-	parser := split.FieldParser{Delim: p.Delimiter[0], Quote: '"', Lenient: p.Lenient}
-	sp := split.Splitter{Quote: '"', MaxRecord: a.lim.MaxRecordBytes, Lenient: p.Lenient, Delim: p.Delimiter[0]}
 	consumed, lines, err := sp.Scan(data, 0, 1, eof, func(rec []byte, off, line int64) error {
 		if names != nil {
 			p.Start, p.Line = off, line

@@ -21,6 +21,9 @@ type plan struct {
 	Encoding    string `json:"encoding"`
 	Delimiter   string `json:"delimiter,omitempty"`
 	Lenient     bool   `json:"lenient,omitempty"` // CSV quotes read leniently
+	// LineEnd is how the CSV file's records end, told by its first line:
+	// "cr" for a bare CR, "" for LF or CRLF (see line_end.go).
+	LineEnd string `json:"lineEnd,omitempty"`
 	// Settings are the run's: the declared over the database's defaults.
 	Settings Settings `json:"settings"`
 	Size     int64    `json:"size"`

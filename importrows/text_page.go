@@ -18,11 +18,11 @@ func (a *attempt[In]) window() int {
 }
 
 func (a *attempt[In]) splitter() split.Splitter {
-	s := split.Splitter{MaxRecord: a.lim.MaxRecordBytes}
 	if a.plan.Format == CSV {
-		s.Quote, s.Lenient, s.Delim = '"', a.plan.Lenient, a.plan.Delimiter[0]
+		s, _ := a.plan.csvSplit(a.lim.MaxRecordBytes)
+		return s
 	}
-	return s
+	return split.Splitter{MaxRecord: a.lim.MaxRecordBytes}
 }
 
 func (a *attempt[In]) decoder() rowDecoder {
@@ -32,7 +32,8 @@ func (a *attempt[In]) decoder() rowDecoder {
 	case Parquet:
 		return nil // parquet rows come decoded
 	}
-	return &csvDecoder{parser: split.FieldParser{Delim: a.plan.Delimiter[0], Quote: '"', Lenient: a.plan.Lenient}, n: len(a.cols)}
+	_, parser := a.plan.csvSplit(a.lim.MaxRecordBytes)
+	return &csvDecoder{parser: parser, n: len(a.cols)}
 }
 
 // newPageRows prepares one page's row accounting and its report part.

@@ -90,3 +90,24 @@ func BenchmarkIndexAnyScan(b *testing.B) {
 	}
 	b.ReportMetric(float64(recs), "records/op")
 }
+
+// BenchmarkScanAndParseCR reads the orders with classic Mac line ends, as
+// BenchmarkScanAndParse reads them with LF.
+func BenchmarkScanAndParseCR(b *testing.B) {
+	doc := []byte(swapEnds(string(benchDoc())))
+	p := split.FieldParser{Quote: '"', End: split.CR}
+	fields := 0
+	fn := func(rec []byte, _, _ int64) error {
+		f, err := p.Parse(rec)
+		fields += len(f)
+		return err
+	}
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		fields = 0
+		if _, _, err := crSplitter.Scan(doc, 0, 1, true, fn); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(fields), "fields/op")
+}

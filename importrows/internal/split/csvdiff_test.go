@@ -120,8 +120,8 @@ func TestMatchesEncodingCSVOnRandomDocuments(t *testing.T) {
 
 // FuzzSplitMatchesEncodingCSV checks Scan and Parse against encoding/csv,
 // and that cutting the document into two pages at cut, with or without
-// quoting and with MaxRecord limit+1, gives the records of one page and
-// never a record longer than MaxRecord.
+// quoting, with MaxRecord limit+1 and with bare-CR line ends, gives the
+// records of one page and never a record longer than MaxRecord.
 func FuzzSplitMatchesEncodingCSV(f *testing.F) {
 	for i, doc := range csvSeeds {
 		f.Add([]byte(doc), uint16(i), uint8(i))
@@ -130,7 +130,7 @@ func FuzzSplitMatchesEncodingCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte, cut uint16, limit uint8) {
 		requireSameAsEncodingCSV(t, doc)
 		at := int(cut) % (len(doc) + 1)
-		for _, s := range []split.Splitter{{Quote: '"', MaxRecord: int(limit) + 1}, {MaxRecord: int(limit) + 1}, csvSplitter} {
+		for _, s := range []split.Splitter{{Quote: '"', MaxRecord: int(limit) + 1}, {MaxRecord: int(limit) + 1}, csvSplitter, crSplitter} {
 			want := scanWhole(t, s, doc)
 			if got := scanCut(t, s, doc, at); !equal(got, want) {
 				t.Fatalf("%+v, cut at %d:\n got %v\nwant %v", s, at, got, want)

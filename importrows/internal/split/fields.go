@@ -32,6 +32,10 @@ type FieldParser struct {
 	// closed, and only the delimiter or the record's end may follow its
 	// closing quote. False (the default) refuses such a quote.
 	Lenient bool
+	// End is the file's line end: with CR, a '\n' in an unquoted field
+	// refuses the record. LF (the default, when 0) passes it as data, as a
+	// [Splitter] with LF never leaves one unquoted in a record.
+	End LineEnd
 
 	fields []Field
 	buf    []byte // unescaped quoted fields; never grows during a Parse
@@ -49,14 +53,15 @@ func (p *FieldParser) Validate() error {
 		return errcode.New(errcode.ConfigInvalid, "quote byte is the delimiter or a line terminator").
 			WithFix(`use '"' as the quote byte, or 0 for none`)
 	}
-	return nil
+	return validEnd(p.End)
 }
 
 // Parse answers the fields of rec, a record as [Splitter.Scan] passes it. The
 // slice and the fields' values are valid until the next Parse.
 //
 // A quote inside an unquoted field (unless Lenient), anything but the delimiter or the end
-// after a closing quote, or a quoted field that is not closed is
+// after a closing quote, a quoted field that is not closed, or (End CR) a
+// '\n' in an unquoted field is
 // X_IMPORT_RECORD_INVALID with metadata field, the 1-based position of the
 // field; the caller adds the record's byteOffset and line.
 func (p *FieldParser) Parse(rec []byte) ([]Field, error) {
@@ -67,7 +72,7 @@ func (p *FieldParser) Parse(rec []byte) ([]Field, error) {
 		q = bytes.IndexByte(rec, p.Quote)
 	}
 	if q < 0 {
-		return p.plain(rec, delim), nil
+		return p.done(rec, p.plain(rec, delim))
 	}
 	if cap(p.buf) < len(rec) {
 		p.buf = make([]byte, 0, len(rec))
@@ -90,12 +95,21 @@ func (p *FieldParser) Parse(rec []byte) ([]Field, error) {
 		case err != nil:
 			return nil, err
 		case end == len(rec):
-			return p.fields, nil
+			return p.done(rec, p.fields)
 		case rec[end] != delim:
 			return nil, badField(n, "text after the closing quote")
 		}
 		i = end + 1
 	}
+}
+
+// done answers the fields of rec, or (End CR) refuses a stray line feed.
+// It inlines, so that LF pays one comparison a record.
+func (p *FieldParser) done(rec []byte, fields []Field) ([]Field, error) {
+	if p.End == CR {
+		return strayLineFeed(rec, fields)
+	}
+	return fields, nil
 }
 
 func (p *FieldParser) delim() byte {

@@ -17,9 +17,9 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // [DefaultMaxRecord]; set Quote to '"' for CSV. A Splitter holds no state
 // between calls and may be shared.
 type Splitter struct {
-	// Quote is the byte that quotes a CSV field, usually '"'; a '\n' between
-	// quotes is data. 0 (the default) means nothing is quoted, as in NDJSON:
-	// every '\n' ends a record. It must not be '\n' or '\r'.
+	// Quote is the byte that quotes a CSV field, usually '"'; a line end
+	// between quotes is data. 0 (the default) means nothing is quoted, as in
+	// NDJSON: every line end ends a record. It must not be '\n' or '\r'.
 	Quote byte
 	// MaxRecord is the longest record in bytes, without its line terminator.
 	// 0 (the default) means DefaultMaxRecord.
@@ -31,6 +31,9 @@ type Splitter struct {
 	Lenient bool
 	// Delim is the field delimiter Lenient looks for: ',' when 0.
 	Delim byte
+	// End is the file's line end (see [Splitter.Detect]): LF (the default,
+	// when 0) ends a record at '\n', CR at '\r'.
+	End LineEnd
 }
 
 // RecordFunc receives one record: its bytes without the line terminator
@@ -44,6 +47,9 @@ func (s *Splitter) Validate() error {
 		return errcode.New(errcode.ConfigInvalid, "quote byte is a line terminator").
 			WithFix(`use '"' as the quote byte, or 0 for none`)
 	}
+	if err := validEnd(s.End); err != nil {
+		return err
+	}
 	if s.MaxRecord < 0 {
 		return errcode.New(errcode.ConfigInvalid, "maximum record size is negative").
 			WithFix("use a positive size, or 0 for the default of 64 KiB")
@@ -53,25 +59,23 @@ func (s *Splitter) Validate() error {
 
 // Scan calls fn for each whole record in buf, in order. buf starts at a
 // record start; base is the file offset of buf[0] and line its 1-based line.
-// Blank lines ("" or "\r") are skipped but counted; a byte order mark at file
-// offset 0 is skipped.
+// A record ends at End's byte outside quotes: '\n' (a "\r" before it
+// stripped) or, for CR, '\r'. Blank lines ("" or, for LF, "\r") are skipped
+// but counted; a byte order mark at file offset 0 is skipped.
 //
 // When atEOF is false, the bytes after the last record end are left for the
-// next call: consumed is the offset in buf just past the last '\n' that ended
-// a record (0 if none did). When atEOF is true, the rest of buf is the last
-// record (a trailing '\r' stripped) and consumed is len(buf). lines counts
-// the '\n' bytes in buf[:consumed], quoted ones included, so the next call
-// starts at base+consumed on line line+lines.
+// next call: consumed is the offset in buf just past the last line end that
+// ended a record (0 if none did). When atEOF is true, the rest of buf is the
+// last record (for LF, a trailing '\r' stripped) and consumed is len(buf).
+// lines counts End's bytes in buf[:consumed], quoted ones included, so the
+// next call starts at base+consumed on line line+lines.
 //
 // A record longer than MaxRecord is X_IMPORT_RECORD_TOO_LARGE, reported as
 // soon as buf holds enough of it; a record that ends the file inside a quoted
 // field is X_IMPORT_RECORD_INVALID. On an error, consumed and lines cover the
 // records before the one refused.
 func (s *Splitter) Scan(buf []byte, base, line int64, atEOF bool, fn RecordFunc) (consumed int, lines int64, err error) {
-	w := walk{buf: buf, base: base, line: line, max: s.MaxRecord, fn: fn, lenient: s.Lenient, delim: s.Delim}
-	if w.delim == 0 {
-		w.delim = ','
-	}
+	w := walk{buf: buf, base: base, line: line, max: s.MaxRecord, fn: fn, lenient: s.Lenient, delim: s.delim(), eol: s.eol()}
 	if w.max == 0 {
 		w.max = DefaultMaxRecord
 	}
@@ -95,8 +99,16 @@ func (s *Splitter) Scan(buf []byte, base, line int64, atEOF bool, fn RecordFunc)
 	return w.result(line, atEOF, err)
 }
 
+// delim answers the field delimiter Lenient looks for: Delim, or ','.
+func (s *Splitter) delim() byte {
+	if s.Delim == 0 {
+		return ','
+	}
+	return s.Delim
+}
+
 // walk is the state of one Scan: the current record's start and line, and
-// the '\n' bytes seen inside its quoted fields.
+// the line end bytes seen inside its quoted fields.
 type walk struct {
 	buf   []byte
 	base  int64
@@ -108,11 +120,13 @@ type walk struct {
 	// lenient and delim are the Splitter's: see opening.
 	lenient bool
 	delim   byte
+	// eol is the byte that ends a record: '\n' or '\r'.
+	eol byte
 }
 
-// plain ends a record at every '\n'.
+// plain ends a record at every line end.
 func (w *walk) plain() error {
-	for nl := next(w.buf, w.start, '\n'); nl < len(w.buf); nl = next(w.buf, nl+1, '\n') {
+	for nl := next(w.buf, w.start, w.eol); nl < len(w.buf); nl = next(w.buf, nl+1, w.eol) {
 		if err := w.end(nl); err != nil {
 			return err
 		}
@@ -120,20 +134,20 @@ func (w *walk) plain() error {
 	return nil
 }
 
-// quoted ends a record at every '\n' outside quotes. It keeps the position
-// of the next '\n' and of the next quote and rescans only the one it passed,
+// quoted ends a record at every line end outside quotes. It keeps the position
+// of the next line end and of the next quote and rescans only the one it passed,
 // so a record without quotes costs one IndexByte. It answers whether buf ends
 // inside a quoted field.
 func (w *walk) quoted(quote byte) (bool, error) {
-	buf := w.buf
-	nl, q := next(buf, w.start, '\n'), next(buf, w.start, quote)
+	buf, eol := w.buf, w.eol
+	nl, q := next(buf, w.start, eol), next(buf, w.start, quote)
 	q = w.opening(q, quote)
 	for {
 		if nl < q {
 			if err := w.end(nl); err != nil {
 				return false, err
 			}
-			nl = next(buf, nl+1, '\n')
+			nl = next(buf, nl+1, eol)
 			continue
 		}
 		if q == len(buf) {
@@ -142,7 +156,7 @@ func (w *walk) quoted(quote byte) (bool, error) {
 		q = next(buf, q+1, quote) // the closing quote
 		for nl < q {
 			w.inner++
-			nl = next(buf, nl+1, '\n')
+			nl = next(buf, nl+1, eol)
 		}
 		if q == len(buf) {
 			return true, nil
@@ -157,13 +171,15 @@ func (w *walk) quoted(quote byte) (bool, error) {
 // opening answers the first quote at or after q that opens a quoted field:
 // q itself when strict; when lenient, the first at a field's start.
 func (w *walk) opening(q int, quote byte) int {
-	for w.lenient && q < len(w.buf) && q != w.start && w.buf[q-1] != w.delim && w.buf[q-1] != '\n' {
+	for w.lenient && q < len(w.buf) && q != w.start && w.buf[q-1] != w.delim && w.buf[q-1] != w.eol {
 		q = next(w.buf, q+1, quote)
 	}
 	return q
 }
 
-// end hands the record ending at the '\n' at nl to fn and moves past it.
+// end hands the record ending at the line end at nl to fn and moves past it.
+// For LF, a "\r" before it is stripped; for CR, a record cannot end with an
+// unquoted '\r'.
 func (w *walk) end(nl int) error {
 	rec := w.buf[w.start:nl]
 	if n := len(rec); n > 0 && rec[n-1] == '\r' {
@@ -189,7 +205,9 @@ func (w *walk) tail(inQuote, atEOF bool) error {
 	rest := w.buf[w.start:]
 	n := len(rest)
 	if !inQuote && n > 0 && rest[n-1] == '\r' {
-		n-- // a "\r\n" split by the page edge, or a "\r" ending the file
+		// LF: a "\r\n" split by the page edge, or a "\r" ending the file.
+		// (For CR, such a '\r' would have ended a record.)
+		n--
 	}
 	off := w.base + int64(w.start)
 	switch {
@@ -204,7 +222,7 @@ func (w *walk) tail(inQuote, atEOF bool) error {
 }
 
 // result answers Scan's consumed and lines: all of buf at EOF, else up to
-// the current record's start, or nothing if no '\n' ended a record.
+// the current record's start, or nothing if no line end ended a record.
 func (w *walk) result(line int64, atEOF bool, err error) (int, int64, error) {
 	switch {
 	case err == nil && atEOF:
