@@ -107,7 +107,7 @@ func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string, 
 		defer cancel()
 		_ = w.Shutdown(sctx)
 	}()
-	if err := awaitDone(ctx, pool, outboundJob); err != nil {
+	if err := awaitDone(ctx, pool, w, outboundJob, o.Deliveries); err != nil {
 		return 0, err
 	}
 	elapsed := time.Since(start)
@@ -116,28 +116,34 @@ func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string, 
 	return float64(o.Deliveries) / elapsed.Seconds(), nil
 }
 
-// awaitDone waits until every run of name is done; a run dead or failed
-// is an error. It counts the runs not done (an index-only read of
-// jobs_open that shrinks as the runs complete), so that the polling costs
-// the deliveries it times next to nothing.
-func awaitDone(ctx context.Context, pool *pgxpool.Pool, name string) error {
+// awaitDone waits until the worker has completed n runs, reading its
+// counters (a poll of the database would cost the deliveries it times),
+// then checks in the database that every run of name is done; a run dead
+// or failed is an error.
+func awaitDone(ctx context.Context, pool *pgxpool.Pool, w *pipeline.Worker, name string, n int) error {
 	deadline := time.Now().Add(10 * time.Minute)
-	for {
-		var open, bad int
-		err := pool.QueryRow(ctx, `select count(*), count(*) filter (where state in ('dead', 'failed'))
-			from pipe.jobs where name = $1 and state <> 'done'`, name).Scan(&open, &bad)
-		switch {
-		case err != nil:
-			return err
-		case bad > 0:
+	st := w.Stats()
+	for st.Completed.Load() < int64(n) {
+		if bad := st.DeadLettered.Load() + st.Failed.Load(); bad > 0 {
 			return fmt.Errorf("%d deliveries failed", bad)
-		case open == 0:
-			return nil
-		case time.Now().After(deadline):
-			return fmt.Errorf("%d deliveries not done after 10 minutes", open)
 		}
-		time.Sleep(5 * time.Millisecond)
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d of %d deliveries done after 10 minutes", st.Completed.Load(), n)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
 	}
+	var open int
+	if err := pool.QueryRow(ctx, `select count(*) from pipe.jobs where name = $1 and state <> 'done'`, name).Scan(&open); err != nil {
+		return err
+	}
+	if open > 0 {
+		return fmt.Errorf("%d deliveries not done after the worker counted %d completed", open, n)
+	}
+	return nil
 }
 
 // clean removes the bench's runs and ledger rows, then vacuums their
