@@ -107,7 +107,7 @@ func (p *Publisher) Publish(ctx context.Context, batch []outbox.Envelope) error 
 	for i, e := range batch {
 		f, err := p.js.PublishMsgAsync(msgs[i], jetstream.WithMsgID(e.ID))
 		if err != nil {
-			return classify(e, err)
+			return classify(e, msgs[i].Subject, err)
 		}
 		futures = append(futures, f)
 	}
@@ -117,7 +117,7 @@ func (p *Publisher) Publish(ctx context.Context, batch []outbox.Envelope) error 
 		select {
 		case <-f.Ok():
 		case err := <-f.Err():
-			return classify(batch[i], err)
+			return classify(batch[i], msgs[i].Subject, err)
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		case <-timer.C:
@@ -157,15 +157,17 @@ func (p *Publisher) Close() error {
 	return nil
 }
 
-// classify codes a failure to publish message e: refused for good, or a
-// broker away.
-func classify(e outbox.Envelope, err error) error {
+// classify codes a failure to publish message e on subject: refused for
+// good, or a broker away.
+func classify(e outbox.Envelope, subject string, err error) error {
 	var api *jetstream.APIError
 	switch {
 	case errors.Is(err, nats.ErrMaxPayload), errors.As(err, &api) && api.ErrorCode == errMessageTooLarge:
 		return outbox.Refused(err, "outbox: nats: message %s is larger than the server or the stream takes", e.ID)
 	case errors.Is(err, nats.ErrBadSubject):
 		return outbox.Refused(err, "outbox: nats: message %s has a subject NATS cannot take", e.ID)
+	case errors.Is(err, jetstream.ErrNoStreamResponse), errors.Is(err, nats.ErrNoResponders):
+		return noStream(err, subject)
 	}
 	return outbox.Unavailable(err, "nats", "publish")
 }
@@ -182,4 +184,13 @@ func validSubject(subject string) bool {
 		}
 	}
 	return true
+}
+
+// noStream codes a publish no JetStream stream answered: retried, since the
+// stream may yet be made, but saying what is missing. The subject comes
+// from the relay's declaration (its prefix and the stream's name), not
+// from a message.
+func noStream(err error, subject string) error {
+	return errcode.Wrap(err, errcode.OutboxBrokerUnavailable, "outbox: nats: no JetStream stream takes subject %s", subject).
+		WithFix("create a JetStream stream whose subjects include it (nats stream add --subjects '" + subject + "'), or point the relay at a subject one takes; the relay publishes again with backoff")
 }
