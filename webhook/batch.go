@@ -17,20 +17,24 @@ import (
 // answers 503 and the sender redelivers), and two requests with one event
 // id in one batch are one run, the second deduped.
 const (
-	batchMax      = 256
-	batchFlushers = 4
+	batchMax = 256
+	// doorFlushers is how many of a door's batches are written at once:
+	// several, so that an ack waits for at most a short statement (the
+	// ledger's, ledgerFlushers, trades that for bigger batches).
+	doorFlushers = 4
 	// flushTimeout bounds one batch's write: a database that does not
 	// answer is a 503 within it, not a request held open.
 	flushTimeout = 10 * time.Second
 )
 
 type batcher[T, R any] struct {
-	mu     sync.RWMutex // held to send; taken whole to close
-	closed bool
-	in     chan batchReq[T, R]
-	flush  func(context.Context, []T) ([]R, error)
-	start  sync.Once // the flushers start with the first request
-	wg     sync.WaitGroup
+	flushers int
+	mu       sync.RWMutex // held to send; taken whole to close
+	closed   bool
+	in       chan batchReq[T, R]
+	flush    func(context.Context, []T) ([]R, error)
+	start    sync.Once // the flushers start with the first request
+	wg       sync.WaitGroup
 }
 
 type batchReq[T, R any] struct {
@@ -45,13 +49,13 @@ type batchRes[R any] struct {
 
 var errBatcherClosed = errors.New("closed")
 
-func newBatcher[T, R any](flush func(context.Context, []T) ([]R, error)) *batcher[T, R] {
-	return &batcher[T, R]{in: make(chan batchReq[T, R], batchMax*batchFlushers), flush: flush}
+func newBatcher[T, R any](flushers int, flush func(context.Context, []T) ([]R, error)) *batcher[T, R] {
+	return &batcher[T, R]{flushers: flushers, in: make(chan batchReq[T, R], batchMax*flushers), flush: flush}
 }
 
 func (b *batcher[T, R]) startFlushers() {
-	b.wg.Add(batchFlushers)
-	for range batchFlushers {
+	b.wg.Add(b.flushers)
+	for range b.flushers {
 		go b.loop()
 	}
 }

@@ -33,7 +33,7 @@ func (d *Door) Close() { d.close() }
 // Inbound.Params). Concurrent requests' enqueues share statements and
 // commits; each request is answered 200 only after its row committed.
 func (r *Receiver[P]) Handler(db pipeline.DB) *Door {
-	b := newBatcher(func(ctx context.Context, ins []Received[P]) ([]pipeline.EnqueueResult, error) {
+	b := newBatcher(doorFlushers, func(ctx context.Context, ins []Received[P]) ([]pipeline.EnqueueResult, error) {
 		return r.job.EnqueueMany(ctx, db, ins)
 	})
 	params := wildcards(r.o.Path)

@@ -14,9 +14,16 @@ import (
 // statement and commit. Close it when the worker has stopped.
 func PostgresLedger(db pipeline.DB) *PGLedger {
 	l := &PGLedger{db: db}
-	l.batch = newBatcher(l.write)
+	l.batch = newBatcher(ledgerFlushers, l.write)
 	return l
 }
+
+// ledgerFlushers is how many ledger batches are written at once. One: the
+// attempts that arrive while it writes wait for the next statement, so
+// under load the batches grow and a row costs less (a delivery's CPU time
+// fell from 178 to 161 µs here against four writers, pipe bench webhooks);
+// at rest a row is still written alone and at once.
+const ledgerFlushers = 1
 
 // PGLedger is the stock ledger over pipe.webhook_deliveries.
 type PGLedger struct {

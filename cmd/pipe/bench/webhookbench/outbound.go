@@ -57,8 +57,8 @@ func outbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) err
 // perItemUs answers ns spent over n items as µs an item.
 func perItemUs(ns int64, n int) float64 { return float64(ns) / float64(n) / 1e3 }
 
-// deliverAll enqueues the deliveries, then times a worker of Concurrency
-// slots delivering them all, the ledger on.
+// deliverAll times a worker of Concurrency slots delivering Deliveries
+// events, signed, the ledger on.
 func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string, r *Result) (float64, error) {
 	secret := webhook.NewSecret()
 	ledger := webhook.PostgresLedger(pool)
@@ -76,44 +76,63 @@ func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string, 
 	if err != nil {
 		return 0, err
 	}
-	clean(pool, outboundJob)
-	defer clean(pool, outboundJob)
+	w, err := workDown(ctx, pool, o, job)
+	r.OutboundCPUUs, r.OutboundDBCPUUs, r.DBCPUKnown = w.processUs, w.databaseUs, w.databaseKnown
+	return w.perSec, err
+}
+
+// workedDown is one work-down's speed and CPU time a run.
+type workedDown struct {
+	perSec                float64
+	processUs, databaseUs float64
+	databaseKnown         bool
+}
+
+// workDown enqueues Deliveries runs of job (queued on the job's own name),
+// then times a worker of Concurrency slots working them all down, and
+// what each run costs the machine's CPU.
+func workDown[Out any](ctx context.Context, pool *pgxpool.Pool, o Options, job *pipeline.Job[delivery, Out]) (workedDown, error) {
+	name := job.Name()
+	clean(pool, name)
+	defer clean(pool, name)
 	ins := make([]delivery, o.Deliveries)
 	for i := range ins {
 		ins[i] = delivery{N: i}
 	}
 	for lo := 0; lo < len(ins); lo += pipeline.MaxEnqueueBatch {
 		if _, err := job.EnqueueMany(ctx, pool, ins[lo:min(lo+pipeline.MaxEnqueueBatch, len(ins))]); err != nil {
-			return 0, err
+			return workedDown{}, err
 		}
 	}
 	reg, err := pipeline.NewRegistry(job)
 	if err != nil {
-		return 0, err
+		return workedDown{}, err
 	}
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{outboundJob: o.Concurrency},
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{name: o.Concurrency},
 		PollInterval: 5 * time.Millisecond, IdlePollMax: 20 * time.Millisecond, Logger: o.Logger})
 	if err != nil {
-		return 0, err
+		return workedDown{}, err
 	}
 	cpu := newCPUMeter(pool)
 	proc0, db0 := cpu.read(ctx)
 	start := time.Now()
 	if err := w.Start(ctx); err != nil {
-		return 0, err
+		return workedDown{}, err
 	}
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = w.Shutdown(sctx)
 	}()
-	if err := awaitDone(ctx, pool, w, outboundJob, o.Deliveries); err != nil {
-		return 0, err
+	if err := awaitDone(ctx, pool, w, name, o.Deliveries); err != nil {
+		return workedDown{}, err
 	}
 	elapsed := time.Since(start)
 	proc1, db1 := cpu.read(ctx)
-	r.OutboundCPUUs, r.OutboundDBCPUUs, r.DBCPUKnown = perItemUs(proc1-proc0, o.Deliveries), perItemUs(db1-db0, o.Deliveries), cpu.ok
-	return float64(o.Deliveries) / elapsed.Seconds(), nil
+	return workedDown{
+		perSec:    float64(o.Deliveries) / elapsed.Seconds(),
+		processUs: perItemUs(proc1-proc0, o.Deliveries), databaseUs: perItemUs(db1-db0, o.Deliveries), databaseKnown: cpu.ok,
+	}, nil
 }
 
 // awaitDone waits until the worker has completed n runs, reading its

@@ -67,10 +67,16 @@ type Result struct {
 	// server and client) and its database sessions' (when the database
 	// runs on this machine: DBCPUKnown); and of one anchor POST (client and
 	// server).
-	OutboundCPUUs     float64 `json:"outboundCpuUs"`
-	OutboundDBCPUUs   float64 `json:"outboundDatabaseCpuUs"`
-	DBCPUKnown        bool    `json:"databaseCpuKnown"`
-	AnchorCPUUs       float64 `json:"anchorCpuUs"`
+	OutboundCPUUs   float64 `json:"outboundCpuUs"`
+	OutboundDBCPUUs float64 `json:"outboundDatabaseCpuUs"`
+	DBCPUKnown      bool    `json:"databaseCpuKnown"`
+	AnchorCPUUs     float64 `json:"anchorCpuUs"`
+	// A no-op job's runs a second on the same worker, and the CPU time of
+	// one run, in µs (this process's and its database sessions'): the job
+	// core's own share of a delivery.
+	NoopPerSec        float64 `json:"noopRunsPerSec"`
+	NoopCPUUs         float64 `json:"noopCpuUs"`
+	NoopDBCPUUs       float64 `json:"noopDatabaseCpuUs"`
 	Senders           int     `json:"senders"`
 	InboundPerSec     float64 `json:"inboundAcksPerSec"`
 	InboundAnchor     float64 `json:"inboundNaiveAcksPerSec"`
@@ -93,6 +99,10 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Res
 	fmt.Fprintf(out, "outbound, %d at once: %.0f deliveries/s (ledger on) vs %.0f plain keep-alive POSTs/s = %.2fx\n",
 		o.Concurrency, r.OutboundPerSec, r.OutboundAnchor, r.OutboundRatio)
 	printCPU(out, r)
+	if err := jobFloor(ctx, pool, o, &r); err != nil {
+		return r, err
+	}
+	printFloor(out, r)
 	if err := inbound(ctx, pool, o, &r); err != nil {
 		return r, err
 	}
@@ -161,4 +171,16 @@ func printCPU(out io.Writer, r Result) {
 	total := r.OutboundCPUUs + r.OutboundDBCPUUs
 	fmt.Fprintf(out, "CPU a delivery: %.0f µs in this process + %.0f µs in its database sessions = %.0f µs, a plain POST %.0f µs: on cores they share, at most %.2fx\n",
 		r.OutboundCPUUs, r.OutboundDBCPUUs, total, r.AnchorCPUUs, r.AnchorCPUUs/total)
+}
+
+// printFloor prints what a run of a no-op job costs on the same worker, and
+// the ratio its CPU time alone, added to a plain POST's, would leave.
+func printFloor(out io.Writer, r Result) {
+	if !r.DBCPUKnown {
+		fmt.Fprintf(out, "a no-op job on the same worker: %.0f runs/s, %.0f µs of CPU a run in this process\n", r.NoopPerSec, r.NoopCPUUs)
+		return
+	}
+	total := r.NoopCPUUs + r.NoopDBCPUUs
+	fmt.Fprintf(out, "a no-op job on the same worker: %.0f runs/s, %.0f µs + %.0f µs of CPU a run = %.0f µs: a POST with nothing but the job core's work, at most %.2fx\n",
+		r.NoopPerSec, r.NoopCPUUs, r.NoopDBCPUUs, total, r.AnchorCPUUs/(total+r.AnchorCPUUs))
 }
