@@ -84,7 +84,11 @@ func (a *app) outboxRetryCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return a.emit(map[string]int64{"released": n}, fmt.Sprintf("released %d row(s)", n))
+				text := fmt.Sprintf("released %d row(s)", n)
+				if n == 0 {
+					text += ": the stream has no dead or held messages (pipe outbox status shows each stream's)"
+				}
+				return a.emit(map[string]int64{"released": n}, text)
 			})
 		},
 	}

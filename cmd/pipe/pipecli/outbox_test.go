@@ -8,7 +8,8 @@ import (
 )
 
 // pipe outbox status shows each stream's waiting rows, as text and JSON;
-// retry releases a stream's dead row and the one held behind it; prune
+// retry releases a stream's dead row and the one held behind it, and says
+// so when there is nothing to release; prune
 // keeps what is not yet published.
 func TestOutboxStatusRetryPrune(t *testing.T) {
 	t.Parallel()
@@ -39,6 +40,12 @@ func TestOutboxStatusRetryPrune(t *testing.T) {
 	wantOK(t, retry)
 	if retry.stdout != "released 2 row(s)\n" {
 		t.Fatalf("retry printed %q", retry.stdout)
+	}
+	// A second retry, or a mistyped stream, releases nothing and says why.
+	again := b.pipe(t, "outbox", "retry", "ordres")
+	wantOK(t, again)
+	if again.stdout != "released 0 row(s): the stream has no dead or held messages (pipe outbox status shows each stream's)\n" {
+		t.Fatalf("a retry of nothing printed %q", again.stdout)
 	}
 	prune := b.pipe(t, "outbox", "prune", "--retain", "1s")
 	wantOK(t, prune)
