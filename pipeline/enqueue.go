@@ -177,21 +177,9 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 		}
 		j.fresh.refused()
 	}
-	rows, err := db.Query(ctx, sqlEnqueue.SQL, sqlEnqueue.Args(args)...)
+	inserted, err := j.insert(ctx, db, args)
 	if err != nil {
-		return enqueueErr(ctx, j.spec.name, err)
-	}
-	inserted := map[uuid.UUID]bool{}
-	for rows.Next() {
-		var id [16]byte
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return enqueueErr(ctx, j.spec.name, err)
-		}
-		inserted[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		return enqueueErr(ctx, j.spec.name, err)
+		return err
 	}
 	var missing []int
 	for i := lo; i < hi; i++ {
@@ -204,7 +192,26 @@ func (j *Job[In, Out]) writeChunk(ctx context.Context, db DB, r *enqueueRows, lo
 	if len(missing) == 0 {
 		return nil
 	}
-	return j.resolveDeduped(ctx, db, r, missing, out)
+	return j.resolveDeduped(ctx, db, r, missing, o, wake, out)
+}
+
+// insert runs the enqueue statement and answers the ids it inserted: an
+// input whose key a live row holds is skipped.
+func (j *Job[In, Out]) insert(ctx context.Context, db DB, args pgx.NamedArgs) (map[uuid.UUID]bool, error) {
+	rows, err := db.Query(ctx, sqlEnqueue.SQL, sqlEnqueue.Args(args)...)
+	if err != nil {
+		return nil, enqueueErr(ctx, j.spec.name, err)
+	}
+	defer rows.Close()
+	inserted := map[uuid.UUID]bool{}
+	for rows.Next() {
+		var id [16]byte
+		if err := rows.Scan(&id); err != nil {
+			return nil, enqueueErr(ctx, j.spec.name, err)
+		}
+		inserted[id] = true
+	}
+	return inserted, enqueueErr(ctx, j.spec.name, rows.Err())
 }
 
 // chunkArgs are the enqueue statement's parameters for inputs lo..hi.
@@ -231,38 +238,100 @@ func (j *Job[In, Out]) chunkArgs(ctx context.Context, r *enqueueRows, lo, hi int
 	}
 }
 
-// resolveDeduped answers the live rows that held the keys of inputs the insert
-// skipped. It runs as its own statement so that it sees a row a concurrent
-// transaction committed while the insert waited on it.
-func (j *Job[In, Out]) resolveDeduped(ctx context.Context, db DB, r *enqueueRows, missing []int, out []EnqueueResult) error {
-	tenants, keys := make([]string, len(missing)), make([]string, len(missing))
-	for n, i := range missing {
-		tenants[n], keys[n] = r.tenants[i], r.keys[i]
+// dedupeRounds bounds how often an input whose key's live row settled
+// between the insert and the read of it is inserted again.
+const dedupeRounds = 5
+
+// resolveDeduped answers the inputs the insert skipped. An input repeating a
+// key earlier in the call answers that input's run. Any other answers the
+// live row holding its key, read in a statement of its own so that it sees
+// a row a concurrent transaction committed while the insert waited on it;
+// when that row settled between the insert and the read (a fast run, done
+// already), the key is free again and the input is inserted anew.
+func (j *Job[In, Out]) resolveDeduped(ctx context.Context, db DB, r *enqueueRows, missing []int, o EnqueueOptions, wake bool, out []EnqueueResult) error {
+	var firsts, repeats []int
+	for _, i := range missing {
+		if r.firstIndexByKey[[2]string{r.tenants[i], r.keys[i]}] == i {
+			firsts = append(firsts, i)
+		} else {
+			repeats = append(repeats, i)
+		}
 	}
-	live := map[[2]string]EnqueueResult{}
-	for attempt := 0; attempt < 3 && len(live) < len(uniqueKeys(tenants, keys)); attempt++ {
-		if err := j.readLive(ctx, db, tenants, keys, live); err != nil {
+	for round := 0; len(firsts) > 0; round++ {
+		free, err := j.answerLive(ctx, db, r, firsts, out)
+		if err != nil {
+			return err
+		}
+		if len(free) > 0 && round == dedupeRounds {
+			return errcode.New(errcode.Invariant, "job %s: a key's live row settled between every insert and read of it, %d times", j.spec.name, dedupeRounds+1).
+				WithFix("retry the enqueue")
+		}
+		if firsts, err = j.insertAgain(ctx, db, r, free, o, wake, out); err != nil {
 			return err
 		}
 	}
-	for _, i := range missing {
-		res, ok := live[[2]string{r.tenants[i], r.keys[i]}]
-		if !ok {
-			return errcode.New(errcode.Invariant, "job %s: a deduped input's live row was not found", j.spec.name).
-				WithFix("retry the enqueue; the row holding the key settled meanwhile")
-		}
+	for _, i := range repeats {
+		res := out[r.firstIndexByKey[[2]string{r.tenants[i], r.keys[i]}]]
 		res.Deduped = true
 		out[i] = res
 	}
 	return nil
 }
 
-func uniqueKeys(tenants, keys []string) map[[2]string]bool {
-	u := map[[2]string]bool{}
-	for i := range keys {
-		u[[2]string{tenants[i], keys[i]}] = true
+// answerLive answers each of inputs idx with the live row holding its key,
+// and returns the inputs whose key no live row holds.
+func (j *Job[In, Out]) answerLive(ctx context.Context, db DB, r *enqueueRows, idx []int, out []EnqueueResult) ([]int, error) {
+	tenants, keys := make([]string, len(idx)), make([]string, len(idx))
+	for n, i := range idx {
+		tenants[n], keys[n] = r.tenants[i], r.keys[i]
 	}
-	return u
+	live := map[[2]string]EnqueueResult{}
+	if err := j.readLive(ctx, db, tenants, keys, live); err != nil {
+		return nil, err
+	}
+	var free []int
+	for _, i := range idx {
+		res, ok := live[[2]string{r.tenants[i], r.keys[i]}]
+		if !ok {
+			free = append(free, i)
+			continue
+		}
+		res.Deduped = true
+		out[i] = res
+	}
+	return free, nil
+}
+
+// insertAgain inserts inputs idx, whose keys were found free, and answers
+// those a live row took meanwhile.
+func (j *Job[In, Out]) insertAgain(ctx context.Context, db DB, r *enqueueRows, idx []int, o EnqueueOptions, wake bool, out []EnqueueResult) ([]int, error) {
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	inserted, err := j.insert(ctx, db, j.chunkArgs(ctx, r.pick(idx), 0, len(idx), o, wake))
+	if err != nil {
+		return nil, err
+	}
+	var taken []int
+	for _, i := range idx {
+		if inserted[r.ids[i]] {
+			out[i] = EnqueueResult{ID: r.ids[i].String(), RunID: r.runIDs[i].String()}
+		} else {
+			taken = append(taken, i)
+		}
+	}
+	return taken, nil
+}
+
+// pick answers the rows of inputs idx, in that order.
+func (r *enqueueRows) pick(idx []int) *enqueueRows {
+	p := &enqueueRows{}
+	for _, i := range idx {
+		p.ids, p.runIDs = append(p.ids, r.ids[i]), append(p.runIDs, r.runIDs[i])
+		p.tenants, p.keys = append(p.tenants, r.tenants[i]), append(p.keys, r.keys[i])
+		p.ckeys, p.inputs = append(p.ckeys, r.ckeys[i]), append(p.inputs, r.inputs[i])
+	}
+	return p
 }
 
 func (j *Job[In, Out]) readLive(ctx context.Context, db DB, tenants, keys []string, live map[[2]string]EnqueueResult) error {

@@ -180,7 +180,10 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 		for at.Writes < batches {
 			next := tally{Writes: at.Writes + 1}
 			if err := pipeline.FencedTx(ctx, func(ctx context.Context, tx pgx.Tx) (any, error) {
-				_, err := tx.Exec(ctx, `insert into batches (n) values ($1)`, next.Writes)
+				// 10 ms a batch: the run lasts a second or more, so the
+				// terminator (every 150 ms) ends backends mid-run, most
+				// often mid-transaction, on a fast machine too.
+				_, err := tx.Exec(ctx, `insert into batches (n) select $1 from pg_sleep(0.01)`, next.Writes)
 				return next, err
 			}); err != nil {
 				return 0, err
