@@ -61,7 +61,7 @@ type Declaration struct {
 // X_JOB_REFRESH_VIEW_INVALID for a bad view, X_JOB_DECLARATION_INVALID for a
 // bad task or duplicate names, X_CONFIG_INVALID otherwise); errors.Is finds
 // every fault's code. The catalog is not read: see [Project.Verify].
-func Load(path string) (*Project, error) {
+func Load(path string, opts ...Option) (*Project, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, errcode.Wrap(err, errcode.ConfigInvalid, "project file %s does not read", path).
@@ -73,7 +73,7 @@ func Load(path string) (*Project, error) {
 		return nil, errcode.Wrap(err, errcode.ConfigInvalid, "project file %s: %v", path, err).
 			WithFix("correct the file; its JSON Schema is pipe.schema.json (package project)")
 	}
-	return Declare(path, f)
+	return Declare(path, f, opts...)
 }
 
 // Decode decodes a project file strictly: an unknown field or trailing data
@@ -93,8 +93,12 @@ func Decode(r io.Reader) (File, error) {
 
 // Declare makes a decoded file's declarations into jobs and tasks; path
 // names the file in errors.
-func Declare(path string, f File) (*Project, error) {
+func Declare(path string, f File, opts ...Option) (*Project, error) {
 	p := &Project{Path: path, File: f}
+	var o settings
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var errs []error
 	for i, r := range f.Rollups {
 		at := fmt.Sprintf("rollups[%d]", i)
@@ -122,7 +126,7 @@ func Declare(path string, f File) (*Project, error) {
 		}
 	}
 	if f.Outbox != nil {
-		relay, err := declareOutbox(f.Outbox)
+		relay, err := declareOutbox(f.Outbox, o.logger)
 		errs = appendAt(errs, "outbox", err)
 		if relay != nil {
 			p.Relay = relay

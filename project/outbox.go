@@ -1,6 +1,7 @@
 package project
 
 import (
+	"log/slog"
 	"os"
 	"strings"
 
@@ -35,7 +36,7 @@ type OutboxStream struct {
 
 // declareOutbox makes the file's outbox into a relay; its broker connects
 // when the relay first publishes.
-func declareOutbox(o *Outbox) (*outbox.Relay, error) {
+func declareOutbox(o *Outbox, logger *slog.Logger) (*outbox.Relay, error) {
 	url := o.Broker
 	if name, ok := strings.CutPrefix(url, "$"); ok {
 		url = os.Getenv(name)
@@ -60,5 +61,5 @@ func declareOutbox(o *Outbox) (*outbox.Relay, error) {
 				WithFix(`write "ordering": "stream" or "key"`)
 		}
 	}
-	return outbox.New(outbox.Options{Streams: streams, Publisher: pub, Batch: o.Batch})
+	return outbox.New(outbox.Options{Streams: streams, Publisher: pub, Batch: o.Batch, Logger: logger})
 }

@@ -146,7 +146,9 @@ func (p *Publisher) returned(batch []outbox.Envelope) error {
 		case r := <-p.returns:
 			for _, e := range batch {
 				if e.ID == r.MessageId {
-					return outbox.Refused(errcode.New(errcode.OutboxPublishRefused, "unroutable (%d)", r.ReplyCode), "outbox: rabbitmq: no queue took message %s", e.ID)
+					return errcode.Wrap(errcode.New(errcode.OutboxPublishRefused, "unroutable (%d)", r.ReplyCode), errcode.OutboxPublishRefused,
+						"outbox: rabbitmq: no queue took message %s", e.ID).
+						WithFix("bind a queue to the message's routing key (with the default exchange, declare a queue named as the stream), then publish the dead messages again with `pipe outbox retry STREAM`")
 				}
 			}
 		default:

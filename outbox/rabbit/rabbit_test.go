@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,7 +89,12 @@ func TestAnUnroutableMessageIsRefused(t *testing.T) {
 	}
 	defer p.Close()
 	e := outbox.Envelope{ID: "01a23c15-71e2-7c87-8770-2cfc3d0ca14d", Message: outbox.Message{Stream: "pipe-outbox-test-no-such-queue", Payload: []byte("x")}}
-	if err := p.Publish(context.Background(), []outbox.Envelope{e}); !errors.Is(err, errcode.OutboxPublishRefused) {
+	err = p.Publish(context.Background(), []outbox.Envelope{e})
+	if !errors.Is(err, errcode.OutboxPublishRefused) {
 		t.Fatalf("an unroutable message: %v; want X_OUTBOX_PUBLISH_REFUSED", err)
+	}
+	// The fix says what to mend: a queue bound to the routing key.
+	if ce, ok := errcode.As(err); !ok || !strings.Contains(ce.Fix, "bind a queue") || !strings.Contains(ce.Fix, "pipe outbox retry") {
+		t.Fatalf("an unroutable message's fix: %+v", ce)
 	}
 }

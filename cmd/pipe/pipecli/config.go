@@ -19,7 +19,7 @@ func (a *app) useProject(path string) (*project.Project, error) {
 	if path == "" {
 		return nil, nil
 	}
-	p, err := project.Load(path)
+	p, err := project.Load(path, project.WithLogger(a.logger()))
 	if err != nil {
 		return nil, err
 	}
