@@ -20,7 +20,7 @@ func (a *app) devCommand() *cobra.Command {
 		Short: "Run pipe locally in the foreground: database, worker, scheduler and a live status line",
 		Long: "dev migrates the database (the private PostgreSQL unless --database-url or DATABASE_URL\n" +
 			"names one), then runs a worker over every registered job, the demo job included, and the\n" +
-			"scheduler when this pipe declares tasks, until SIGINT or SIGTERM; it then drains as\n" +
+			"scheduler of its tasks and the hourly maintenance, until SIGINT or SIGTERM; it drains as\n" +
 			"`pipe worker` does. On a terminal a status line of queue depths and runs in flight is\n" +
 			"redrawn every second; otherwise a status line is printed every 5 s (a JSON object with\n" +
 			"--json). --config pipe.json adds the project file's rollups, view refreshes and tasks.\n" +

@@ -13,14 +13,23 @@ import (
 // Options configure [Execute]. The zero value is the stock pipe with no jobs
 // of its own.
 type Options struct {
-	// Jobs are the jobs `pipe worker` runs. Default none: the worker command
-	// then refuses to start.
+	// Jobs are the jobs `pipe worker` runs beside pipe's own (pipe.import,
+	// pipe.export, the subject jobs, pipe.maintain). Default none.
 	Jobs []pipeline.Registrable
-	// Tasks are the scheduled tasks this pipe declares. Default none. When
-	// there are any, `pipe worker` and `pipe dev` run a scheduler beside the
-	// worker, and `pipe tasks list` shows their cron, zone and next run. The
-	// jobs the tasks enqueue belong in Jobs.
+	// Tasks are the scheduled tasks this pipe declares, beside the stock
+	// hourly maintenance. `pipe worker` and `pipe dev` run a scheduler beside
+	// the worker, and `pipe tasks list` shows their cron, zone and next run.
+	// The jobs the tasks enqueue belong in Jobs. Default none.
 	Tasks []*pipeline.Task
+	// NoMaintenance leaves out the hourly maintenance `pipe worker` and
+	// `pipe dev` otherwise run: the job pipe.maintain and its task
+	// (pipeline.MaintenanceJob and MaintenanceTask), which purge finished
+	// runs past their retention (done 14 days, dead 90) and roll the
+	// counters into their tiers, as `pipe maintain` does once. Set it when
+	// the fleet runs `pipe maintain` from cron. An application that
+	// declares a job or a task named pipe.maintain (its own retention) runs
+	// it instead of the stock one.
+	NoMaintenance bool
 	// Receivers are the inbound webhooks (webhook.NewReceiver) `pipe serve`
 	// mounts at their paths; their jobs run in `pipe worker` beside Jobs
 	// (listing one in Jobs too is the same job). Default none.
@@ -81,7 +90,7 @@ type app struct {
 // the coded error and its fix. ctx bounds the command; a worker also stops on
 // SIGINT or SIGTERM.
 func Execute(ctx context.Context, args []string, opts Options) int {
-	a := &app{opts: opts, stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr}
+	a := &app{opts: withMaintenance(opts), stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr}
 	if a.stdin == nil {
 		a.stdin = os.Stdin
 	}

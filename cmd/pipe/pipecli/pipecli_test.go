@@ -22,9 +22,11 @@ type result struct {
 	code           int
 }
 
-// execute runs the command line with opts' streams replaced by buffers.
+// execute runs the command line with opts' streams replaced by buffers,
+// without the stock hourly maintenance (see quietOptions).
 func execute(ctx context.Context, opts pipecli.Options, args ...string) result {
 	var out, errOut bytes.Buffer
+	opts = quietOptions(opts)
 	opts.Stdout, opts.Stderr = &out, &errOut
 	code := pipecli.Execute(ctx, args, opts)
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
@@ -166,4 +168,13 @@ func hasRow(out string, cells ...string) bool {
 		}
 	}
 	return false
+}
+
+// quietOptions answers opts without the stock hourly maintenance: its task
+// fires at the top of every hour, and a test whose worker ran across one
+// would find a pipe.maintain run among the runs it counts. The maintenance
+// itself is tested with it on (maintenance_test.go).
+func quietOptions(opts pipecli.Options) pipecli.Options {
+	opts.NoMaintenance = true
+	return opts
 }

@@ -69,12 +69,14 @@ type running struct {
 	done           chan int
 }
 
-// start runs the command line against the bundle's database until the
-// test calls stop; wait answers its result.
+// start runs the command line against the bundle's database, without the
+// stock hourly maintenance (quietOptions), until the test calls stop; wait
+// answers its result.
 func (b *bundle) start(t *testing.T, opts pipecli.Options, args ...string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	r := &running{stdout: newStream(), stderr: newStream(), stop: cancel, done: make(chan int, 1)}
+	opts = quietOptions(opts)
 	opts.Stdout, opts.Stderr = r.stdout, r.stderr
 	go func() { r.done <- pipecli.Execute(ctx, append([]string{"--database-url", b.url}, args...), opts) }()
 	t.Cleanup(func() { cancel(); <-r.done })

@@ -33,7 +33,8 @@ func (a *app) workerCommand() *cobra.Command {
 			"it stops claiming and cancels each running body with X_DRAINING; a body that unwinds\n" +
 			"within --drain-timeout goes straight back to the queue with its attempt uncounted, and\n" +
 			"one that does not is abandoned to its lease. A second signal ends the process at once.\n" +
-			"When this pipe declares tasks (pipecli.Options.Tasks), a scheduler runs beside the worker;\n" +
+			"A scheduler runs beside the worker for the tasks this pipe declares (pipecli.Options.Tasks)\n" +
+			"and the hourly maintenance (pipe.maintain: finished runs purged past their retention);\n" +
 			"one scheduler across the fleet leads and fires them. --metrics-addr serves Prometheus\n" +
 			"metrics on /metrics. --config pipe.json adds the project file's rollups, view refreshes and\n" +
 			"tasks. Logs go to stderr: text, or JSON with --json.",
