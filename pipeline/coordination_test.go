@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/errcode"
@@ -121,9 +123,26 @@ func TestADeadWorkersSlotIsFreedByItsTTL(t *testing.T) {
 func TestConcurrencyKeyIsCheckedAtEnqueue(t *testing.T) {
 	j := pipeline.MustJob("bad-ckey", func(in keyed) string { return in.K }, func(context.Context, *pipeline.Run[keyed]) (int, error) { return 0, nil },
 		pipeline.JobOptions[keyed, int]{Concurrency: &pipeline.Concurrency[keyed]{Limit: 1, Key: func(in keyed) string { return in.Account }}})
-	_, err := j.Enqueue(context.Background(), fixtures.DB(t), keyed{K: "1"})
+	db := fixtures.DB(t)
+	_, err := j.Enqueue(context.Background(), db, keyed{K: "1"})
 	if !errors.Is(err, errcode.JobDeclarationInvalid) {
 		t.Fatalf("err = %v", err)
+	}
+	// The limit is 200 characters, not bytes; a key PostgreSQL would not
+	// keep is refused before the statement.
+	for i, c := range []struct {
+		key string
+		ok  bool
+	}{
+		{strings.Repeat("ü", 200), true}, // 400 bytes
+		{strings.Repeat("ü", 201), false},
+		{"acct\x00", false},
+		{"acct\xff", false},
+	} {
+		_, err := j.Enqueue(context.Background(), db, keyed{K: fmt.Sprint("key-", i), Account: c.key})
+		if got := err == nil; got != c.ok || (err != nil && !errors.Is(err, errcode.JobDeclarationInvalid)) {
+			t.Fatalf("a concurrency key of %d runes, %d bytes: %v", utf8.RuneCountInString(c.key), len(c.key), err)
+		}
 	}
 	if _, err := pipeline.NewJob("zero-cap", keyK, noop, pipeline.JobOptions[noInput, struct{}]{Concurrency: &pipeline.Concurrency[noInput]{}}); !errors.Is(err, errcode.JobDeclarationInvalid) {
 		t.Fatalf("a cap of 0: %v", err)

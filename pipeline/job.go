@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pipekit/pipe/errcode"
 )
@@ -265,18 +266,19 @@ func concurrencyFaults[In any](c *Concurrency[In]) []string {
 }
 
 // ConcurrencyKeyFor answers the concurrency key of in: "" for a job with no
-// keyed cap. A key that is empty or longer than 200 characters is
-// X_JOB_DECLARATION_INVALID; the enqueue asks it first, so the refusal
-// reaches the caller.
+// keyed cap. A key that is empty, longer than 200 characters (runes, not
+// bytes: "Zürich" is 6) or not UTF-8 text PostgreSQL keeps (invalid UTF-8,
+// a NUL) is X_JOB_DECLARATION_INVALID; the enqueue asks it first, so the
+// refusal reaches the caller.
 func (j *Job[In, Out]) ConcurrencyKeyFor(in In) (string, error) {
 	c := j.opts.Concurrency
 	if c == nil || c.Key == nil {
 		return "", nil
 	}
 	k := c.Key(in)
-	if k == "" || len(k) > 200 {
-		return "", errcode.New(errcode.JobDeclarationInvalid, "job %s: the concurrency key is empty or longer than 200 characters", j.spec.name).
-			WithFix("answer a non-empty key of at most 200 characters from Concurrency.Key")
+	if k == "" || utf8.RuneCountInString(k) > 200 || !utf8.ValidString(k) || strings.ContainsRune(k, 0) {
+		return "", errcode.New(errcode.JobDeclarationInvalid, "job %s: the concurrency key is empty, longer than 200 characters or not UTF-8 text", j.spec.name).
+			WithFix("answer a non-empty UTF-8 key of at most 200 characters, without NUL, from Concurrency.Key")
 	}
 	return k, nil
 }
