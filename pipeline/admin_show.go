@@ -20,9 +20,12 @@ type RunDetail struct {
 	StartedAt   *time.Time      `json:"startedAt,omitempty"`
 	LeaseUntil  *time.Time      `json:"leaseUntil,omitempty"`
 	WorkerID    string          `json:"workerId,omitempty"`
-	Progress    json.RawMessage `json:"progress,omitempty"`
-	Steps       []StepDetail    `json:"steps"`
-	Journal     []Event         `json:"journal"`
+	// ConcurrencyKey is the key the run counts under in its job's keyed
+	// concurrency cap ("" for a job with none).
+	ConcurrencyKey string          `json:"concurrencyKey,omitempty"`
+	Progress       json.RawMessage `json:"progress,omitempty"`
+	Steps          []StepDetail    `json:"steps"`
+	Journal        []Event         `json:"journal"`
 
 	// Status is the run's status document as the body last reported it
 	// (see [FencedTx]), and StatusAt when, by the database clock.
@@ -76,10 +79,10 @@ func (a *Admin) showRow(ctx context.Context, id uuid.UUID) (*RunDetail, error) {
 	d := &RunDetail{}
 	var rid, runID uuid.UUID
 	var lastErr []byte
-	var worker *string
+	var worker, ckey *string
 	err := a.db.QueryRow(ctx, sqlShow, id).Scan(&rid, &runID, &d.Name, &d.Queue, &d.Tenant, &d.IdempotencyKey, &d.State,
 		&d.Attempt, &d.MaxAttempts, &d.RunAt, &d.CreatedAt, &d.FinishedAt, &d.Input, &d.Result, &lastErr,
-		&d.StartedAt, &d.LeaseUntil, &worker, &d.Progress)
+		&d.StartedAt, &d.LeaseUntil, &worker, &d.Progress, &ckey)
 	if err == pgx.ErrNoRows {
 		return nil, notFound()
 	}
@@ -89,6 +92,9 @@ func (a *Admin) showRow(ctx context.Context, id uuid.UUID) (*RunDetail, error) {
 	d.ID, d.RunID = rid.String(), runID.String()
 	if worker != nil {
 		d.WorkerID = *worker
+	}
+	if ckey != nil {
+		d.ConcurrencyKey = *ckey
 	}
 	if lastErr != nil {
 		d.LastError = &ErrorRecord{}

@@ -55,8 +55,8 @@ func TestKeyedConcurrencyOfOneHoldsAcrossWorkers(t *testing.T) {
 	a := startWorker(t, pool, pipeline.WorkerConfig{ID: "a"}, j)
 	b := startWorker(t, pool, pipeline.WorkerConfig{ID: "b"}, j)
 	for _, id := range ids {
-		if d := awaitState(t, pool, id, "done", "dead", "failed"); d.State != "done" || d.Attempt != 1 {
-			t.Fatalf("run %s: %s attempt %d; a busy key must defer without spending attempts", id, d.State, d.Attempt)
+		if d := awaitState(t, pool, id, "done", "dead", "failed"); d.State != "done" || d.Attempt != 1 || d.ConcurrencyKey != "acct-1" {
+			t.Fatalf("run %s: %s attempt %d, concurrency key %q; a busy key must defer without spending attempts", id, d.State, d.Attempt, d.ConcurrencyKey)
 		}
 	}
 	if overlaps.Load() != 0 {

@@ -89,6 +89,7 @@ func renderHeader(w io.Writer, d *pipeline.RunDetail) error {
 		{"started", stampOrEmpty(d.StartedAt)},
 		{"finished", stampOrEmpty(d.FinishedAt)},
 		{"worker", d.WorkerID},
+		{"concurrency key", truncate(d.ConcurrencyKey, headerValueWidth)},
 		{"lease until", stampOrEmpty(d.LeaseUntil)},
 		{"input", truncate(string(d.Input), headerValueWidth)},
 		{"result", oneLine(string(d.Result))},
