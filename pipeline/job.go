@@ -58,10 +58,15 @@ type JobOptions[In, Out any] struct {
 	// (with the body's result), dead-lettered, dropped or refused — never a
 	// retry, a suspension, a drain, or a run cancelled or removed by a
 	// caller. At most once per ending (a worker killed between the settle
-	// and the hook never runs it); three tries inside [OnSettledTimeout],
+	// and the hook never runs it); three tries inside OnSettledTimeout,
 	// then X_JOB_ON_SETTLED_FAILED is logged and the row is untouched. What
 	// must be recorded for certain belongs in a step. Default none.
 	OnSettled func(ctx context.Context, s Settled[In, Out]) error
+	// OnSettledTimeout bounds the OnSettled hook's three tries together:
+	// past it the hook's context ends with X_JOB_TIMEOUT and the worker's
+	// slot is free again. Default [OnSettledTimeout] (30 s); a negative
+	// value is refused.
+	OnSettledTimeout time.Duration
 }
 
 // UnwindMargin is how many attempts a compensating job's row carries beyond
@@ -142,6 +147,9 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 	}
 	if o.EventPoll < 0 {
 		faults = append(faults, "EventPoll is negative")
+	}
+	if o.OnSettledTimeout < 0 {
+		faults = append(faults, "OnSettledTimeout is negative")
 	}
 	faults = append(faults, concurrencyFaults(o.Concurrency)...)
 	if len(faults) > 0 {

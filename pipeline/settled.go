@@ -19,7 +19,8 @@ const (
 	OutcomeRefused      Outcome = "refused" // WhenBusy Fail over a busy key
 )
 
-// OnSettledTimeout bounds one OnSettled hook's three tries.
+// OnSettledTimeout is the default of JobOptions.OnSettledTimeout: the bound
+// on one OnSettled hook's three tries.
 const OnSettledTimeout = 30 * time.Second
 
 // Settled is what an OnSettled hook is told: the outcome, the input (nil
@@ -51,7 +52,11 @@ func (j *Job[In, Out]) settled(outcome Outcome, row *claimed, result, record jso
 		s.Error = &ErrorRecord{}
 		_ = json.Unmarshal(record, s.Error)
 	}
-	ctx, cancel := context.WithTimeoutCause(context.Background(), OnSettledTimeout,
+	timeout := j.opts.OnSettledTimeout
+	if timeout == 0 {
+		timeout = OnSettledTimeout
+	}
+	ctx, cancel := context.WithTimeoutCause(context.Background(), timeout,
 		errcode.New(errcode.JobTimeout, "job %s: the OnSettled hook passed its timeout", j.spec.name))
 	defer cancel()
 	var err error

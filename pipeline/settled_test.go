@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -60,6 +61,51 @@ func TestOnSettledHearsEachEndingOnce(t *testing.T) {
 	defer mu.Unlock()
 	if heard["good"] != "completed" || heard["bad"] != "dead-lettered:no" || tries != 3 {
 		t.Fatalf("heard %v after %d tries; the retry (attempt 1 of bad) must not be heard", heard, tries)
+	}
+}
+
+// A job's OnSettledTimeout bounds its hook: a hook that waits for its
+// context hears X_JOB_TIMEOUT at the declared bound, not at the default
+// 30 s; a negative bound is refused at declaration.
+func TestOnSettledTimeoutBoundsTheHook(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	ended := make(chan time.Duration, 3)
+	var causes []error
+	var mu sync.Mutex
+	hook := func(ctx context.Context, s pipeline.Settled[noInput, int]) error {
+		start := time.Now()
+		<-ctx.Done()
+		mu.Lock()
+		causes = append(causes, context.Cause(ctx))
+		mu.Unlock()
+		ended <- time.Since(start)
+		return ctx.Err()
+	}
+	body := func(context.Context, *pipeline.Run[noInput]) (int, error) { return 1, nil }
+	j := pipeline.MustJob("settled.bounded", keyK, body, pipeline.JobOptions[noInput, int]{OnSettled: hook, OnSettledTimeout: 200 * time.Millisecond})
+	startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, err := j.Enqueue(ctx, pool, noInput{K: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	awaitState(t, pool, res.ID, "done")
+	select {
+	case d := <-ended:
+		if d > 5*time.Second {
+			t.Fatalf("the hook's context ended after %v; want about 200 ms", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hook's context did not end within 10 s of a 200 ms bound")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !errors.Is(causes[0], errcode.JobTimeout) {
+		t.Fatalf("the hook's context ended with %v; want X_JOB_TIMEOUT", causes[0])
+	}
+	_, err = pipeline.NewJob("settled.negative", keyK, body, pipeline.JobOptions[noInput, int]{OnSettled: hook, OnSettledTimeout: -time.Second})
+	if !errors.Is(err, errcode.JobDeclarationInvalid) {
+		t.Fatalf("a negative OnSettledTimeout: %v", err)
 	}
 }
 
