@@ -10,12 +10,17 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
+// DefaultQueueSlots is a served queue's slots when WorkerConfig.Queues does
+// not name them.
+const DefaultQueueSlots = 100
+
 // WorkerConfig configures a [Worker]. Each field's comment gives its default.
 type WorkerConfig struct {
 	// Registry holds the jobs the worker runs. Required.
 	Registry *Registry
 	// Queues maps each queue to serve to its slots (simultaneous runs in this
-	// process). Default: every queue of the registry's jobs, 100 slots each.
+	// process). Default: every queue of the registry's jobs,
+	// DefaultQueueSlots each.
 	Queues map[string]int
 	// MaxInFlight caps simultaneous runs across every queue of this process.
 	// Zero means no process cap; negative is refused.
@@ -98,7 +103,7 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	if len(c.Queues) == 0 {
 		c.Queues = map[string]int{}
 		for _, q := range c.Registry.Queues() {
-			c.Queues[q] = 100
+			c.Queues[q] = DefaultQueueSlots
 		}
 	}
 	c.Lease = orDefault(c.Lease, 30*time.Second)

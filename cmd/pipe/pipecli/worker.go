@@ -2,6 +2,7 @@ package pipecli
 
 import (
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -64,7 +65,7 @@ func (a *app) workerCommand() *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&f.queues, "queue", nil, "serve queue q with N slots, as q=N (repeat or comma-separate); default every registered job's queue, 100 slots each")
+	fl.StringSliceVar(&f.queues, "queue", nil, "serve queue q with N slots, as q=N or q for 100 (repeat or comma-separate); default $WORKER_QUEUES, else every registered job's queue, 100 slots each")
 	fl.IntVar(&f.maxInFlight, "max-in-flight", 0, "cap on simultaneous runs across all queues; 0 means no cap")
 	fl.DurationVar(&f.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics, such as :9090; default none")
@@ -81,11 +82,16 @@ func (f workerFlags) config(c *cobra.Command) (pipeline.WorkerConfig, error) {
 	if f.drainTimeout < 0 {
 		return cfg, usageError(c, "--drain-timeout is negative")
 	}
-	for _, q := range f.queues {
-		name, slots, ok := strings.Cut(q, "=")
-		n, err := strconv.Atoi(slots)
-		if !ok || name == "" || err != nil || n < 1 {
-			return cfg, usageError(c, "--queue %q is not name=N with N at least 1", q)
+	queues, from := f.queues, "--queue"
+	if len(queues) == 0 {
+		if env := strings.TrimSpace(os.Getenv("WORKER_QUEUES")); env != "" {
+			queues, from = strings.Split(env, ","), "WORKER_QUEUES"
+		}
+	}
+	for _, q := range queues {
+		name, n, ok := queueSlots(strings.TrimSpace(q))
+		if !ok {
+			return cfg, usageError(c, "%s %q is not a queue name or name=N with N at least 1", from, q)
 		}
 		if cfg.Queues == nil {
 			cfg.Queues = map[string]int{}
@@ -93,6 +99,20 @@ func (f workerFlags) config(c *cobra.Command) (pipeline.WorkerConfig, error) {
 		cfg.Queues[name] = n
 	}
 	return cfg, nil
+}
+
+// queueSlots reads a queue as the worker is given it: name=N, or a bare
+// name for the default slots.
+func queueSlots(q string) (string, int, bool) {
+	name, slots, hasSlots := strings.Cut(q, "=")
+	if name == "" {
+		return "", 0, false
+	}
+	if !hasSlots {
+		return name, pipeline.DefaultQueueSlots, true
+	}
+	n, err := strconv.Atoi(slots)
+	return name, n, err == nil && n >= 1
 }
 
 // registry answers the registry of pipe's own jobs (pipe.import,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 	"github.com/pipekit/pipe/pipeline"
@@ -109,9 +110,41 @@ func TestWorkerFlagsAndJobs(t *testing.T) {
 	// the database.
 	r := execute(t.Context(), pipecli.Options{}, "--database-url", nowhere, "worker")
 	wantError(t, r, 1, "X_POSTGRES_UNAVAILABLE")
-	for _, bad := range [][]string{{"--queue", "default"}, {"--queue", "default=0"}, {"--queue", "=3"},
+	for _, bad := range [][]string{{"--queue", "default=x"}, {"--queue", "default=0"}, {"--queue", "=3"},
 		{"--max-in-flight", "-1"}, {"--drain-timeout", "-1s"}, {"--drain-timeout", "soon"}} {
 		r := execute(t.Context(), withJob, append([]string{"--database-url", nowhere, "worker"}, bad...)...)
 		wantError(t, r, 2, "X_CONFIG_INVALID")
+	}
+}
+
+// Without --queue the worker serves the queues of WORKER_QUEUES (name=N,
+// or a bare name for 100 slots), as the reference specification's worker
+// role does; a malformed one is a usage error naming it.
+func TestWorkerQueuesFromTheEnvironment(t *testing.T) {
+	b := setup(t)
+	job := blockingJob(t, true, nil, nil)
+	withJob := pipecli.Options{Jobs: []pipeline.Registrable{job}}
+	t.Setenv("WORKER_QUEUES", "default=3,bulk=x")
+	r := execute(t.Context(), withJob, "--database-url", b.url, "worker")
+	wantError(t, r, 2, "X_CONFIG_INVALID")
+	if !strings.Contains(r.stderr, "WORKER_QUEUES") {
+		t.Fatalf("the refusal does not name WORKER_QUEUES:\n%s", r.stderr)
+	}
+	t.Setenv("WORKER_QUEUES", " default=3, bulk ")
+	stop, done := b.startWorker(t, job)
+	var queues map[string]int
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		err := b.pool.QueryRow(t.Context(), `select queues from pipe.workers limit 1`).Scan(&queues)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no worker announced itself: %v", err)
+		}
+	}
+	stop()
+	wantOK(t, <-done)
+	if len(queues) != 2 || queues["default"] != 3 || queues["bulk"] != pipeline.DefaultQueueSlots {
+		t.Fatalf("the worker served %v; want default with 3 slots and bulk with %d", queues, pipeline.DefaultQueueSlots)
 	}
 }
