@@ -131,6 +131,59 @@ func TestStopWaitsForHeldWorkWithoutCancelling(t *testing.T) {
 	}
 }
 
+// A SIGTERM during a manual Stop drains it: the Stop waiting on a body
+// (with no deadline of its own) adopts the Shutdown's, the body hears
+// X_DRAINING, its run goes back to ready with the attempt uncounted, and
+// both calls return.
+func TestAShutdownDuringAStopDrainsIt(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	started := make(chan struct{}, 1)
+	causes := make(chan error, 1)
+	j := pipeline.MustJob("stop-then-drain", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		return 0, ctx.Err()
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 1}})
+	w := startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
+	<-started
+	stopped := make(chan error, 1)
+	go func() { stopped <- w.Stop(ctx) }()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Stop returned while a body was held: %v", err)
+	case cause := <-causes:
+		t.Fatalf("Stop cancelled the body: %v", cause)
+	case <-time.After(100 * time.Millisecond):
+	}
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := w.Shutdown(sctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	select {
+	case cause := <-causes:
+		if !errors.Is(cause, errcode.Draining) {
+			t.Fatalf("the body heard %v; want X_DRAINING", cause)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the Shutdown did not reach the body the Stop waited on")
+	}
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Fatalf("Stop: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stop did not return after the drain")
+	}
+	if d := awaitState(t, pool, res.ID, "ready"); d.Attempt != 0 || d.LastError != nil {
+		t.Fatalf("the drained run: attempt %d, error %+v; want ready on an uncounted attempt", d.Attempt, d.LastError)
+	}
+}
+
 // A Stop whose deadline passes abandons the body it waited on; what that body
 // does afterwards writes nothing.
 func TestAnAbandonedBodyWritesNothingAfterStop(t *testing.T) {

@@ -43,6 +43,7 @@ type Worker struct {
 	hbStop   context.CancelFunc
 	started  atomic.Bool
 	stopped  atomic.Bool
+	halt     halting // see worker_stop.go
 	idleMax  atomic.Int64
 	stats    WorkerStats
 	outcomes outcomeCounts
@@ -91,7 +92,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	}
 	w := &Worker{
 		cfg: cfg, pool: pool, store: newStore(pool), log: &workerLog{l: cfg.Logger, id: cfg.ID},
-		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}),
+		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}), halt: newHalting(),
 		held: map[uuid.UUID]*heldRun{}, owned: map[uuid.UUID]bool{}, inFlight: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
 		tracer: cfg.TracerProvider.Tracer(tracerName), gos: newGoPool(),
 	}
@@ -169,54 +170,6 @@ func (w *Worker) Start(ctx context.Context) error {
 	w.log.info("jobs.worker.started", "queues", w.queues)
 	w.warnUnserved()
 	return nil
-}
-
-// Stop stops claiming and waits for the runs it holds to finish, without
-// cancelling them. If ctx ends first, the remaining runs are abandoned (their
-// leases lapse and another worker takes them) and ctx's error is answered.
-func (w *Worker) Stop(ctx context.Context) error {
-	return w.stop(ctx, false)
-}
-
-// Shutdown drains: it stops claiming and cancels every held body's context
-// with X_DRAINING. A body that unwinds before ctx ends is interrupted — its
-// run goes straight back to ready with the attempt uncounted. One still
-// running when ctx ends is abandoned. Call it on SIGTERM with the drain
-// budget as ctx's deadline.
-func (w *Worker) Shutdown(ctx context.Context) error {
-	return w.stop(ctx, true)
-}
-
-func (w *Worker) stop(ctx context.Context, drain bool) error {
-	if !w.started.Load() || !w.stopped.CompareAndSwap(false, true) {
-		return nil
-	}
-	w.stopFn()
-	// The last pass may still be starting runs: let it finish first, so that
-	// every run is held (and hears a drain) before the wait for bodies.
-	w.fetching.Wait()
-	if drain {
-		w.cancelHeld(errcode.New(errcode.Draining, "worker %s is draining", w.cfg.ID).
-			WithFix("none: the run goes straight back to the queue"))
-	}
-	done := make(chan struct{})
-	go func() { w.bodies.Wait(); close(done) }()
-	var err error
-	select {
-	case <-done:
-	case <-ctx.Done():
-		w.cancelHeld(errcode.New(errcode.Aborted, "worker %s stopped before the run finished", w.cfg.ID).
-			WithFix("none: the run's lease lapses and another worker takes it"))
-		close(w.abandon)
-		err = ctx.Err()
-		<-done
-	}
-	w.hbStop()
-	w.loops.Wait()
-	w.retire(context.Background())
-	w.store.close()
-	w.log.info("jobs.worker.stopped")
-	return err
 }
 
 func (w *Worker) cancelHeld(cause error) {
