@@ -100,7 +100,7 @@ type enqueueRows struct {
 	firstIndexByKey map[[2]string]int
 }
 
-func (j *Job[In, Out]) prepare(ins []In, o EnqueueOptions) (*enqueueRows, error) {
+func (j *Job[In, Out]) prepare(ctx context.Context, ins []In, o EnqueueOptions) (*enqueueRows, error) {
 	r := &enqueueRows{firstIndexByKey: make(map[[2]string]int, len(ins))}
 	for i, in := range ins {
 		key, err := j.KeyFor(in)
@@ -120,7 +120,7 @@ func (j *Job[In, Out]) prepare(ins []In, o EnqueueOptions) (*enqueueRows, error)
 		if o.RunID != "" {
 			runID = uuid.MustParse(o.RunID)
 		}
-		tenant, err := j.tenantChecked(in, o.Tenant)
+		tenant, err := j.tenantChecked(ctx, in, o.Tenant)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +152,7 @@ func alwaysWake(DB, string, time.Time) bool { return true }
 
 // enqueue is the one path every row of pipe.jobs is written by.
 func (j *Job[In, Out]) enqueue(ctx context.Context, db DB, ins []In, o EnqueueOptions, wakes wakePolicy) ([]EnqueueResult, error) {
-	rows, err := j.prepare(ins, o)
+	rows, err := j.prepare(ctx, ins, o)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +371,7 @@ func safeErr(err error) string {
 
 // tenantChecked answers the tenant a run is stored under, refusing an explicit
 // tenant the declared one contradicts.
-func (j *Job[In, Out]) tenantChecked(in In, explicit string) (string, error) {
+func (j *Job[In, Out]) tenantChecked(ctx context.Context, in In, explicit string) (string, error) {
 	if j.opts.Tenant == nil {
 		return explicit, nil
 	}
@@ -380,5 +380,5 @@ func (j *Job[In, Out]) tenantChecked(in In, explicit string) (string, error) {
 		return "", errcode.New(errcode.JobTenantMismatch, "job %s: the input's tenant is not the tenant enqueueing it", j.spec.name).
 			WithFix("enqueue the input as its own tenant")
 	}
-	return declared, nil
+	return declared, j.checkAmbient(ctx, declared)
 }

@@ -17,6 +17,11 @@ func (j *Job[In, Out]) execute(ctx context.Context, row *claimed) ([]byte, error
 		return nil, errcode.New(errcode.JobTenantMismatch, "job %s: the queued row's tenant is not the input's", j.spec.name).
 			WithFix("re-enqueue the input as its own tenant")
 	}
+	// The body acts for its row's tenant: what it enqueues for another is
+	// refused (see WithTenant).
+	if row.tenant != "" {
+		ctx = WithTenant(ctx, row.tenant)
+	}
 	out, err := j.body(ctx, newRun(row, &j.spec, in))
 	if err != nil {
 		return nil, err
