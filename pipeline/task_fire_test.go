@@ -197,3 +197,33 @@ func TestFireWritesTheRowEnqueueWrites(t *testing.T) {
 		t.Fatalf("row %s; want %s (one transition in the row, a trace parent, no events row)", got[0], want)
 	}
 }
+
+// Task.Enqueue queues the task's entries for one occurrence in the
+// caller's transaction — rolled back, nothing is queued — and moves no
+// watermark.
+func TestTaskEnqueueJoinsTheCallersTransaction(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	task := tickTask(t, "by-hand", "0 3 * * *", "UTC")
+	at := utc(t, "2026-01-01T12:00:00Z")
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := task.Enqueue(ctx, tx, at); err != nil || n != 1 {
+		t.Fatalf("Enqueue in a transaction: %d, %v", n, err)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := countJobs(t, pool, "by-hand"); n != 0 {
+		t.Fatalf("a rolled-back Enqueue left %d runs", n)
+	}
+	if n, err := task.Enqueue(ctx, pool, at); err != nil || n != 1 {
+		t.Fatalf("Enqueue: %d, %v", n, err)
+	}
+	var marks int
+	if err := pool.QueryRow(ctx, `select count(*) from pipe.task_state where task = 'by-hand'`).Scan(&marks); err != nil || marks != 0 {
+		t.Fatalf("Enqueue wrote %d watermarks (%v)", marks, err)
+	}
+}

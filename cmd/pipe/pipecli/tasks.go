@@ -5,8 +5,9 @@ import (
 )
 
 func (a *app) tasksCommand() *cobra.Command {
-	return group("tasks", "Inspect, pause and resume scheduled tasks",
+	return group("tasks", "Inspect, run, pause and resume scheduled tasks",
 		a.tasksListCommand(),
+		a.tasksRunCommand(),
 		a.tasksPauseCommand(),
 		a.tasksResumeCommand(),
 	)

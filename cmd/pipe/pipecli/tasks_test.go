@@ -116,3 +116,46 @@ func TestTasksListPauseResume(t *testing.T) {
 	}
 	wantError(t, b.pipe(t, "tasks", "resume"), 2, "X_CONFIG_INVALID")
 }
+
+// pipe tasks run queues a declared task's jobs now, its input built from an
+// occurrence at the present second, and leaves its schedule alone (no
+// watermark written); a second run within the second is deduped; a task
+// this pipe does not declare is X_JOB_UNKNOWN.
+func TestTasksRunQueuesNow(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	job := tickJob()
+	task := nightly(job)
+	opts := pipecli.Options{Jobs: []pipeline.Registrable{job}, Tasks: []*pipeline.Task{task}}
+	type ran struct {
+		Task   string    `json:"task"`
+		At     time.Time `json:"at"`
+		Queued int       `json:"queued"`
+	}
+	before := time.Now().UTC().Truncate(time.Second)
+	r := b.pipeWith(t, opts, "tasks", "run", task.Name(), "--json")
+	wantOK(t, r)
+	got := decode[ran](t, r.stdout)
+	if got.Task != task.Name() || got.Queued != 1 || got.At.Before(before) || got.At.After(time.Now()) {
+		t.Fatalf("tasks run --json = %+v", got)
+	}
+	var key string
+	if err := b.pool.QueryRow(t.Context(), `select input->>'key' from pipe.jobs where name = 'test.tick'`).Scan(&key); err != nil {
+		t.Fatal(err)
+	}
+	if at, err := time.Parse(time.RFC3339, key); err != nil || !at.Equal(got.At) {
+		t.Fatalf("the run's input %q is not the occurrence at %s", key, got.At)
+	}
+	if b.armed(t, task.Name()) {
+		t.Fatal("tasks run wrote the task's watermark")
+	}
+	// The same second again: the live run holds the occurrence's key.
+	if again := decode[ran](t, b.pipeWith(t, opts, "tasks", "run", task.Name(), "--json").stdout); again.At.Equal(got.At) && again.Queued != 0 {
+		t.Fatalf("a second run of the same occurrence queued %d", again.Queued)
+	}
+	text := b.pipeWith(t, opts, "tasks", "run", task.Name())
+	if !strings.HasPrefix(text.stdout, "queued ") || !strings.Contains(text.stdout, "run(s) of task test.nightly") {
+		t.Fatalf("tasks run printed %q", text.stdout)
+	}
+	wantError(t, b.pipe(t, "tasks", "run", "test.nightly"), 1, "X_JOB_UNKNOWN")
+}
