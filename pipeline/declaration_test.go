@@ -142,3 +142,20 @@ func TestAnUnkeyedCapThatFailsIsRefused(t *testing.T) {
 		t.Fatalf("manifest %+v", m.Concurrency)
 	}
 }
+
+// Job.Parse checks a raw payload against the declared input strictly: the
+// input comes back; an unknown field, a wrong type, trailing data or no
+// JSON is X_JOB_INPUT_INVALID, and the message quotes none of it.
+func TestParseChecksARawPayload(t *testing.T) {
+	j := pipeline.MustJob("parse", func(in payload) string { return in.K }, func(context.Context, *pipeline.Run[payload]) (struct{}, error) { return struct{}{}, nil })
+	in, err := j.Parse([]byte(`{"k":"a","note":"n"}`))
+	if err != nil || in != (payload{K: "a", Note: "n"}) {
+		t.Fatalf("Parse = %+v, %v", in, err)
+	}
+	for _, raw := range []string{`{"k":"a","secret-field":"ada@example.com"}`, `{"k":7}`, `{"k":"a"} {"k":"b"}`, `ada@example.com`, ``} {
+		_, err := j.Parse([]byte(raw))
+		if !errors.Is(err, errcode.JobInputInvalid) || strings.Contains(err.Error(), "ada") || strings.Contains(err.Error(), "secret") {
+			t.Fatalf("Parse(%q) = %v; want X_JOB_INPUT_INVALID quoting nothing", raw, err)
+		}
+	}
+}

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -243,6 +245,27 @@ func (j *Job[In, Out]) TenantFor(in In) string {
 }
 
 func (j *Job[In, Out]) declaration() *jobSpec { return &j.spec }
+
+// Parse checks a raw payload against the job's declared input, as the
+// worker will decode it, but strictly: a payload that is not one JSON value
+// of the input's type, or names a field the type does not have, is
+// X_JOB_INPUT_INVALID (naming neither the field nor the value). For an
+// input arriving from outside (a queue, a form) before it is enqueued.
+func (j *Job[In, Out]) Parse(raw []byte) (In, error) {
+	var in In
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&in)
+	if err == nil && dec.More() {
+		err = errors.New("data after the payload")
+	}
+	if err != nil {
+		var zero In
+		return zero, errcode.Wrap(err, errcode.JobInputInvalid, "job %s: the payload is not an input of the declared type", j.spec.name).
+			WithFix("send one JSON object of the job's input type, with only its fields")
+	}
+	return in, nil
+}
 
 func (j *Job[In, Out]) decode(raw []byte) (In, error) {
 	var in In
