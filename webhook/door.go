@@ -37,8 +37,11 @@ func (r *Receiver[P]) Handler(db pipeline.DB) *Door {
 		return r.job.EnqueueMany(ctx, db, ins)
 	})
 	params := wildcards(r.o.Path)
+	lim := r.o.RateLimit.limiter()
 	return &Door{close: b.close, serve: func(w http.ResponseWriter, req *http.Request) {
-		r.serve(w, req, b, params)
+		if admit(lim, w) {
+			r.serve(w, req, b, params)
+		}
 	}}
 }
 

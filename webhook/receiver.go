@@ -75,6 +75,10 @@ type ReceiverOptions[P any] struct {
 	// MaxBytes caps the body, enforced while it streams: over is 413
 	// X_BODY_INVALID. Default 1 MiB.
 	MaxBytes int64
+	// RateLimit, when set, caps the requests the door takes in this
+	// process: over it is 429 X_RATE_LIMITED with Retry-After, before the
+	// body is read. Default none.
+	RateLimit *RateLimit
 	// Job are the job options (queue, retry, timeout...). Sensitive is
 	// always set: the stored payload shows as [redacted].
 	Job pipeline.JobOptions[Received[P], struct{}]
@@ -138,7 +142,7 @@ func (o ReceiverOptions[P]) faults() []string {
 	if o.MaxBytes < 0 {
 		f = append(f, "MaxBytes is negative")
 	}
-	return f
+	return append(f, o.RateLimit.faults()...)
 }
 
 // Name answers the receiver's name, its job's.

@@ -29,6 +29,7 @@ type invoice struct {
 // received.
 type billing struct {
 	rcv     *webhook.Receiver[invoice]
+	opts    webhook.ReceiverOptions[invoice]
 	mu      sync.Mutex
 	handled []webhook.Received[invoice]
 }
@@ -65,7 +66,7 @@ func newBilling(t *testing.T, secrets []string, handshake bool) *billing {
 			return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "hello "+in.Params["account"]) })
 		}
 	}
-	b.rcv = webhook.MustReceiver("billing.events", o)
+	b.rcv, b.opts = webhook.MustReceiver("billing.events", o), o
 	return b
 }
 
