@@ -36,6 +36,10 @@ func (a *app) devCommand() *cobra.Command {
 					return err
 				}
 			}
+			// One logger for everything dev runs (the project's outbox relay
+			// too), written around the status line.
+			line := a.newStatusLine()
+			a.log = a.devLogger(line)
 			if _, err := a.useProject(config); err != nil {
 				return err
 			}
@@ -60,8 +64,7 @@ func (a *app) devCommand() *cobra.Command {
 					defer func() { _ = shutdown() }()
 				}
 			}
-			line := a.newStatusLine()
-			cfg := pipeline.WorkerConfig{Registry: reg, Logger: a.devLogger(line)}
+			cfg := pipeline.WorkerConfig{Registry: reg, Logger: a.logger()}
 			adm := pipeline.NewAdmin(pool)
 			return a.serve(c.Context(), pool, cfg, "", drain, func(ctx context.Context, s *service) {
 				line.run(ctx, func(ctx context.Context) devStatus { return readStatus(ctx, adm, s.worker) })

@@ -28,6 +28,7 @@
 //	pipe queues remove|requeue|promote --state S
 //	                                  move up to 1,000 matching runs a call
 //	pipe tasks list                   tasks: last fire, pause, next run
+//	pipe tasks run TASK               queue a declared task's jobs now
 //	pipe tasks pause|resume TASK      stop or restart a task's fires, fleet-wide
 //	pipe workers                      the running workers
 //	pipe stats                        runs done, retried, failed and dead per job (--since 24h)

@@ -3,6 +3,7 @@ package pipecli
 import (
 	"context"
 	"io"
+	"log/slog"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -81,6 +82,8 @@ type app struct {
 	// clusterDir is the private PostgreSQL's data directory once a command
 	// connected to it ("" for a database named by URL).
 	clusterDir string
+	// log is the command's logger, made at its first use (see logger).
+	log *slog.Logger
 }
 
 // Execute runs the pipe command line args (without the program name) and

@@ -128,9 +128,16 @@ func stockJobs() []pipeline.Registrable {
 }
 
 // logger answers the worker's logger: text on stderr, JSON with --json.
+// It is one logger per command line, so that everything it logs (the
+// worker, the scheduler, the outbox relay) goes through one handler, one
+// line at a time.
 func (a *app) logger() *slog.Logger {
-	if a.json {
-		return slog.New(slog.NewJSONHandler(a.stderr, nil))
+	if a.log == nil {
+		if a.json {
+			a.log = slog.New(slog.NewJSONHandler(a.stderr, nil))
+		} else {
+			a.log = slog.New(slog.NewTextHandler(a.stderr, nil))
+		}
 	}
-	return slog.New(slog.NewTextHandler(a.stderr, nil))
+	return a.log
 }
