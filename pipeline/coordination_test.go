@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -217,5 +218,70 @@ func TestPerTenantStartRateDefers(t *testing.T) {
 	da, db := awaitState(t, pool, a.ID, "done", "ready"), awaitState(t, pool, b.ID, "done", "ready")
 	if (da.State == "done") == (db.State == "done") {
 		t.Fatalf("org-a: %s and %s; want exactly one started this hour", da.State, db.State)
+	}
+}
+
+// MaxInFlightPerTenant lets one tenant run at most that many bodies at once
+// in the process while another tenant's run goes past them; the runs held
+// back are deferred with their attempts uncounted and all end done.
+func TestMaxInFlightPerTenantHoldsOneTenantBack(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	var mu sync.Mutex
+	running, most := map[string]int{}, map[string]int{}
+	bStarted := make(chan struct{})
+	release := make(chan struct{})
+	j := pipeline.MustJob("tenant-cap", func(in keyed) string { return in.K }, func(ctx context.Context, run *pipeline.Run[keyed]) (int, error) {
+		mu.Lock()
+		running[run.Input.Account]++
+		most[run.Input.Account] = max(most[run.Input.Account], running[run.Input.Account])
+		mu.Unlock()
+		if run.Input.Account == "org-b" {
+			close(bStarted)
+		} else {
+			<-release
+		}
+		mu.Lock()
+		running[run.Input.Account]--
+		mu.Unlock()
+		return run.Attempt, nil
+	}, pipeline.JobOptions[keyed, int]{Tenant: func(in keyed) string { return in.Account }})
+	var ids []string
+	for i := range 4 {
+		res, err := j.Enqueue(ctx, pool, keyed{K: fmt.Sprint("a", i), Account: "org-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.ID)
+	}
+	startWorker(t, pool, pipeline.WorkerConfig{MaxInFlightPerTenant: 2, BusyDelay: 20 * time.Millisecond}, j)
+	// org-a holds its two; org-b's run, queued after, runs beside them.
+	b, err := j.Enqueue(ctx, pool, keyed{K: "b", Account: "org-b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-bStarted:
+	case <-time.After(20 * time.Second):
+		t.Fatal("org-b's run did not start while org-a held its cap")
+	}
+	time.Sleep(100 * time.Millisecond) // org-a's deferred runs come round again meanwhile
+	close(release)
+	for _, id := range append(ids, b.ID) {
+		if d := awaitState(t, pool, id, "done", "dead", "failed"); d.State != "done" || string(d.Result) != "1" {
+			t.Fatalf("run %s: %s with result %s; want done on its first attempt", id, d.State, d.Result)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if most["org-a"] != 2 {
+		t.Fatalf("org-a ran %d bodies at once at most; want its cap of 2", most["org-a"])
+	}
+	reg, err := pipeline.NewRegistry(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, MaxInFlightPerTenant: -1}); !errors.Is(err, errcode.ConfigInvalid) {
+		t.Fatalf("a negative MaxInFlightPerTenant: %v", err)
 	}
 }

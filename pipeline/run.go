@@ -41,6 +41,7 @@ type claimed struct {
 	began               time.Time  // this process's clock when the attempt began, for the settled log line
 	concurrencyKey      *string
 	traceParent         *string
+	tenantHeld          bool // counted in the worker's runs of its tenant (MaxInFlightPerTenant)
 }
 
 type runKey struct{}

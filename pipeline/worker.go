@@ -33,6 +33,7 @@ type Worker struct {
 	held     map[uuid.UUID]*heldRun
 	owned    map[uuid.UUID]bool // every run claimed and not yet released, held or about to be
 	inFlight map[string]int
+	tenants  map[string]int // admitted runs per tenant (MaxInFlightPerTenant)
 	total    int
 	next     int // queue rotation: the pass starts after the last queue served
 
@@ -93,7 +94,7 @@ func NewWorker(pool *pgxpool.Pool, cfg WorkerConfig) (*Worker, error) {
 	w := &Worker{
 		cfg: cfg, pool: pool, store: newStore(pool), log: &workerLog{l: cfg.Logger, id: cfg.ID},
 		wakeCh: make(chan struct{}, 1), slotFree: make(chan struct{}, 1), abandon: make(chan struct{}), halt: newHalting(),
-		held: map[uuid.UUID]*heldRun{}, owned: map[uuid.UUID]bool{}, inFlight: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
+		held: map[uuid.UUID]*heldRun{}, owned: map[uuid.UUID]bool{}, inFlight: map[string]int{}, tenants: map[string]int{}, rates: newTenantRates(cfg.RatePerTenant),
 		tracer: cfg.TracerProvider.Tracer(tracerName), gos: newGoPool(),
 	}
 	for q := range cfg.Queues {
@@ -193,6 +194,11 @@ func (w *Worker) release(row *claimed) {
 	delete(w.owned, row.id)
 	w.inFlight[row.queue]--
 	w.total--
+	if row.tenantHeld {
+		if w.tenants[row.tenant]--; w.tenants[row.tenant] == 0 {
+			delete(w.tenants, row.tenant)
+		}
+	}
 	w.mu.Unlock()
 	select {
 	case w.slotFree <- struct{}{}:

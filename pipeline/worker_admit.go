@@ -8,11 +8,20 @@ import (
 	"github.com/pipekit/pipe/errcode"
 )
 
-// admit decides whether a claimed run may start its body: it holds a
-// concurrency slot (or its own earlier one) and its tenant is within the
-// per-process start rate. A run not admitted is deferred uncounted, or
-// refused under WhenBusy Fail; admit answers false and the run is settled.
+// admit decides whether a claimed run may start its body: its tenant has
+// room in this process, it holds a concurrency slot (or its own earlier
+// one) and its tenant is within the per-process start rate. A run not
+// admitted is deferred uncounted, or refused under WhenBusy Fail; admit
+// answers false and the run is settled.
 func (w *Worker) admit(row *claimed, spec *jobSpec) bool {
+	if !w.enterTenant(row) {
+		data, _ := json.Marshal(map[string]any{"maxInFlightPerTenant": w.cfg.MaxInFlightPerTenant})
+		if w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, data) {
+			w.stats.Deferred.Add(1)
+			w.outcome(row.queue, "deferred")
+		}
+		return false
+	}
 	if spec.limit > 0 && !w.takeSlot(row, spec) {
 		return false
 	}
@@ -61,4 +70,20 @@ func (w *Worker) refuseBusy(row *claimed, spec *jobSpec) {
 		w.outcome(row.queue, "failed")
 		w.notifySettled(OutcomeRefused, row, nil, errorJSON(err))
 	}
+}
+
+// enterTenant counts row among its tenant's runs in this process, unless
+// they are at MaxInFlightPerTenant already; release uncounts it.
+func (w *Worker) enterTenant(row *claimed) bool {
+	if w.cfg.MaxInFlightPerTenant == 0 || row.tenant == "" {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.tenants[row.tenant] >= w.cfg.MaxInFlightPerTenant {
+		return false
+	}
+	w.tenants[row.tenant]++
+	row.tenantHeld = true
+	return true
 }

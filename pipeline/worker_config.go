@@ -71,6 +71,11 @@ type WorkerConfig struct {
 	// process, not fleet-wide: see SpendBudget for a shared budget). A run
 	// over it is deferred with its attempt uncounted. Nil: no cap.
 	RatePerTenant *RateLimit
+	// MaxInFlightPerTenant caps the runs of one tenant running at once in
+	// this process, so that one tenant's backlog cannot hold every slot: a
+	// run over it is deferred (BusyDelay) with its attempt uncounted. Runs
+	// with no tenant are not capped. Zero: no cap; negative is refused.
+	MaxInFlightPerTenant int
 
 	idleMaxSet bool
 }
@@ -85,6 +90,9 @@ func (c WorkerConfig) withDefaults() (WorkerConfig, error) {
 	}
 	if c.MaxInFlight < 0 {
 		faults = append(faults, "MaxInFlight is negative")
+	}
+	if c.MaxInFlightPerTenant < 0 {
+		faults = append(faults, "MaxInFlightPerTenant is negative")
 	}
 	for q, n := range c.Queues {
 		if n < 1 {

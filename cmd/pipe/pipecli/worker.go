@@ -20,6 +20,7 @@ import (
 type workerFlags struct {
 	queues       []string
 	maxInFlight  int
+	perTenant    int
 	drainTimeout time.Duration
 	metricsAddr  string
 }
@@ -67,6 +68,7 @@ func (a *app) workerCommand() *cobra.Command {
 	fl := c.Flags()
 	fl.StringSliceVar(&f.queues, "queue", nil, "serve queue q with N slots, as q=N or q for 100 (repeat or comma-separate); default $WORKER_QUEUES, else every registered job's queue, 100 slots each")
 	fl.IntVar(&f.maxInFlight, "max-in-flight", 0, "cap on simultaneous runs across all queues; 0 means no cap")
+	fl.IntVar(&f.perTenant, "max-in-flight-per-tenant", 0, "cap on one tenant's simultaneous runs in this process (the rest wait, uncounted); 0 means no cap")
 	fl.DurationVar(&f.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics, such as :9090; default none")
 	configFlag(c, &config)
@@ -75,9 +77,9 @@ func (a *app) workerCommand() *cobra.Command {
 
 // config answers the worker configuration the flags ask for.
 func (f workerFlags) config(c *cobra.Command) (pipeline.WorkerConfig, error) {
-	cfg := pipeline.WorkerConfig{MaxInFlight: f.maxInFlight}
-	if f.maxInFlight < 0 {
-		return cfg, usageError(c, "--max-in-flight is negative")
+	cfg := pipeline.WorkerConfig{MaxInFlight: f.maxInFlight, MaxInFlightPerTenant: f.perTenant}
+	if f.maxInFlight < 0 || f.perTenant < 0 {
+		return cfg, usageError(c, "--max-in-flight and --max-in-flight-per-tenant must not be negative")
 	}
 	if f.drainTimeout < 0 {
 		return cfg, usageError(c, "--drain-timeout is negative")

@@ -111,7 +111,7 @@ func TestWorkerFlagsAndJobs(t *testing.T) {
 	r := execute(t.Context(), pipecli.Options{}, "--database-url", nowhere, "worker")
 	wantError(t, r, 1, "X_POSTGRES_UNAVAILABLE")
 	for _, bad := range [][]string{{"--queue", "default=x"}, {"--queue", "default=0"}, {"--queue", "=3"},
-		{"--max-in-flight", "-1"}, {"--drain-timeout", "-1s"}, {"--drain-timeout", "soon"}} {
+		{"--max-in-flight", "-1"}, {"--max-in-flight-per-tenant", "-2"}, {"--drain-timeout", "-1s"}, {"--drain-timeout", "soon"}} {
 		r := execute(t.Context(), withJob, append([]string{"--database-url", nowhere, "worker"}, bad...)...)
 		wantError(t, r, 2, "X_CONFIG_INVALID")
 	}
