@@ -15,18 +15,10 @@ import (
 // queued. `pipe tasks run` calls it.
 func (t *Task) Enqueue(ctx context.Context, db DB, at time.Time) (int, error) {
 	occ := Occurrence{Task: t.name, At: at.In(t.loc), Through: at.In(t.loc)}
-	queued := 0
-	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		for _, e := range t.entries {
-			q, err := e.enqueue(ctx, tx, occ)
-			if err != nil {
-				return err
-			}
-			if q {
-				queued++
-			}
-		}
-		return nil
+	var queued int
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) (err error) {
+		queued, err = t.enqueueEntries(ctx, tx, occ)
+		return err
 	})
 	if err != nil {
 		return 0, taskStoreErr(t.name, "enqueue", err)

@@ -32,16 +32,8 @@ func fireOccurrence(ctx context.Context, db DB, holder string, t *Task, f fire) 
 		if err != nil {
 			return err
 		}
-		for _, e := range t.entries {
-			queued, err := e.enqueue(ctx, tx, occ)
-			if err != nil {
-				return err
-			}
-			if queued {
-				res.inserted++
-			}
-		}
-		return nil
+		res.inserted, err = t.enqueueEntries(ctx, tx, occ)
+		return err
 	})
 	if err != nil {
 		return fireResult{}, taskStoreErr(t.name, "fire", err)
@@ -54,4 +46,20 @@ func fireOccurrence(ctx context.Context, db DB, holder string, t *Task, f fire) 
 // refused input, the enqueue's own) keeps its code.
 func taskStoreErr(task, what string, err error) error {
 	return errcode.Postgres(context.Background(), err, "task "+task+": "+what)
+}
+
+// enqueueEntries enqueues each of t's entries for occ in tx and answers how
+// many runs it queued; the rest deduped onto live runs.
+func (t *Task) enqueueEntries(ctx context.Context, tx pgx.Tx, occ Occurrence) (int, error) {
+	queued := 0
+	for _, e := range t.entries {
+		q, err := e.enqueue(ctx, tx, occ)
+		if err != nil {
+			return queued, err
+		}
+		if q {
+			queued++
+		}
+	}
+	return queued, nil
 }

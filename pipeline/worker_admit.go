@@ -16,10 +16,7 @@ import (
 func (w *Worker) admit(row *claimed, spec *jobSpec) bool {
 	if !w.enterTenant(row) {
 		data, _ := json.Marshal(map[string]any{"maxInFlightPerTenant": w.cfg.MaxInFlightPerTenant})
-		if w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, data) {
-			w.stats.Deferred.Add(1)
-			w.outcome(row.queue, "deferred")
-		}
+		w.deferCounted(row, w.cfg.BusyDelay, evDeferredBusy, data)
 		return false
 	}
 	if spec.limit > 0 && !w.takeSlot(row, spec) {
@@ -27,13 +24,19 @@ func (w *Worker) admit(row *claimed, spec *jobSpec) bool {
 	}
 	if wait, ok := w.rates.allow(row.tenant, time.Now()); !ok {
 		data, _ := json.Marshal(map[string]any{"code": errcode.RateLimited, "retryAfterMs": wait.Milliseconds()})
-		if w.deferRun(row, wait, evDeferredRate, data) {
-			w.stats.Deferred.Add(1)
-			w.outcome(row.queue, "deferred")
-		}
+		w.deferCounted(row, wait, evDeferredRate, data)
 		return false
 	}
 	return true
+}
+
+// deferCounted defers a run its admission held back, its attempt
+// uncounted, and counts it deferred once the deferral landed.
+func (w *Worker) deferCounted(row *claimed, wait time.Duration, ev string, data []byte) {
+	if w.deferRun(row, wait, ev, data) {
+		w.stats.Deferred.Add(1)
+		w.outcome(row.queue, "deferred")
+	}
 }
 
 func (w *Worker) takeSlot(row *claimed, spec *jobSpec) bool {
@@ -50,9 +53,8 @@ func (w *Worker) takeSlot(row *claimed, spec *jobSpec) bool {
 		w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, nil)
 	case !ok && spec.whenBusy == Fail:
 		w.refuseBusy(row, spec)
-	case !ok && w.deferRun(row, w.cfg.BusyDelay, evDeferredBusy, nil):
-		w.stats.Deferred.Add(1)
-		w.outcome(row.queue, "deferred")
+	case !ok:
+		w.deferCounted(row, w.cfg.BusyDelay, evDeferredBusy, nil)
 	}
 	return ok && err == nil
 }

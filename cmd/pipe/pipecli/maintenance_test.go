@@ -1,7 +1,6 @@
 package pipecli_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -10,15 +9,6 @@ import (
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 	"github.com/pipekit/pipe/pipeline"
 )
-
-// loud runs the command line with opts as given: the stock hourly
-// maintenance on unless opts turns it off (execute turns it off).
-func loud(ctx context.Context, opts pipecli.Options, args ...string) result {
-	var out, errOut bytes.Buffer
-	opts.Stdout, opts.Stderr = &out, &errOut
-	code := pipecli.Execute(ctx, args, opts)
-	return result{stdout: out.String(), stderr: errOut.String(), code: code}
-}
 
 // The stock pipe keeps its own tables bounded: pipe tasks list declares
 // the hourly pipe.maintain task, pipe worker arms it and runs its job at
@@ -57,23 +47,12 @@ func TestTheStockPipeMaintainsItsTables(t *testing.T) {
 		old = append(old, id)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
 	done := make(chan result, 1)
 	go func() {
 		done <- loud(ctx, pipecli.Options{Jobs: []pipeline.Registrable{demo}}, "--database-url", b.url, "worker")
 	}()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		var armed bool
-		if err := b.pool.QueryRow(t.Context(), `select exists (select 1 from pipe.task_state where task = 'pipe.maintain')`).Scan(&armed); err != nil {
-			t.Fatal(err)
-		}
-		if armed {
-			break
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("the worker's scheduler never armed pipe.maintain:\n%s", (<-done).stderr)
-		}
-	}
+	waitFor(t, "the worker's scheduler to arm pipe.maintain", func() bool { return b.armed(t, "pipe.maintain") })
 	// The hour's fire, as the task enqueues it.
 	res, err := pipeline.MaintenanceJob(pipeline.Retention{}).Enqueue(t.Context(), b.pool, pipeline.MaintenanceInput{Hour: time.Now().UTC().Truncate(time.Hour)})
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
 	"github.com/pipekit/pipe/outbox"
@@ -38,19 +37,13 @@ func TestWorkerRelaysTheProjectFilesOutboxAndLogsInItsFormat(t *testing.T) {
 	go func() {
 		done <- execute(ctx, pipecli.Options{}, "--database-url", b.url, "--json", "worker", "--config", cfg)
 	}()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	waitFor(t, "the relay to dead-letter the unroutable message", func() bool {
 		var dead bool
 		if err := b.pool.QueryRow(t.Context(), `select exists (select 1 from pipe.outbox where stream = $1 and fault = 'dead')`, stream).Scan(&dead); err != nil {
 			t.Fatal(err)
 		}
-		if dead {
-			break
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("the relay did not dead-letter the unroutable message in 30 s:\n%s", (<-done).stderr)
-		}
-	}
+		return dead
+	})
 	cancel()
 	r := <-done
 	wantOK(t, r)

@@ -25,8 +25,13 @@ type result struct {
 // execute runs the command line with opts' streams replaced by buffers,
 // without the stock hourly maintenance (see quietOptions).
 func execute(ctx context.Context, opts pipecli.Options, args ...string) result {
+	return loud(ctx, quietOptions(opts), args...)
+}
+
+// loud runs the command line with opts as given: the stock hourly
+// maintenance on unless opts turns it off (execute turns it off).
+func loud(ctx context.Context, opts pipecli.Options, args ...string) result {
 	var out, errOut bytes.Buffer
-	opts = quietOptions(opts)
 	opts.Stdout, opts.Stderr = &out, &errOut
 	code := pipecli.Execute(ctx, args, opts)
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
