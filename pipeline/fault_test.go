@@ -64,36 +64,32 @@ func enqueueFaultRuns(t *testing.T, pool *pgxpool.Pool, job *pipeline.Job[faultI
 	}
 }
 
-// terminator ends every other backend of the test database each interval,
-// as a failover or an operator's pg_terminate_backend would, until stopped;
-// it answers how many it ended.
-func terminator(t *testing.T, url string, every time.Duration) (stop func() int64) {
+// terminator ends every other backend of the test database each time
+// progress has advanced by step (fixtures.FaultOnProgress), as a failover
+// or an operator's pg_terminate_backend would, until stopped; stop answers
+// how many backends it ended. The beat follows the work, not the clock, so
+// a slow machine sees as many faults per run as a fast one.
+func terminator(t *testing.T, url string, step int64, progress func() int64) (stop func() int64) {
 	t.Helper()
 	conn := bystander(t, url)
 	var ended atomic.Int64
-	done, quit := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-			}
-			var n int64
-			_ = conn.QueryRow(context.Background(), `select count(pg_terminate_backend(pid)) from pg_stat_activity
-				where datname = current_database() and application_name <> 'bystander'`).Scan(&n)
-			ended.Add(n)
-		}
-	}()
+	stopBeat := fixtures.FaultOnProgress(step, progress, func() {
+		var n int64
+		_ = conn.QueryRow(context.Background(), `select count(pg_terminate_backend(pid)) from pg_stat_activity
+			where datname = current_database() and application_name <> 'bystander'`).Scan(&n)
+		ended.Add(n)
+	})
 	return func() int64 {
-		close(quit)
-		<-done
+		stopBeat()
 		_ = conn.Close(context.Background())
 		return ended.Load()
 	}
+}
+
+// settledBy answers the runs w has settled or heard were settled: the
+// progress a fault beat follows.
+func settledBy(w *pipeline.Worker) func() int64 {
+	return func() int64 { return w.Stats().Completed.Load() + w.Stats().Unowned.Load() }
 }
 
 // Backends terminated again and again under load — mid-step, mid-StepTx,
@@ -107,8 +103,8 @@ func TestTerminatedBackendsCostNoAttempts(t *testing.T) {
 	const runs = 300
 	job := faultJob("terminated")
 	enqueueFaultRuns(t, pool, job, runs)
-	stop := terminator(t, url, 100*time.Millisecond)
 	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 32}}, job)
+	stop := terminator(t, url, 5, settledBy(w)) // about 60 rounds of every backend ended
 	check := bystander(t, url)
 	defer check.Close(ctx)
 	deadline := time.Now().Add(3 * time.Minute)
@@ -172,6 +168,7 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 	url := fixtures.DBURL(t)
 	pool := poolWith(t, url, `create table batches (n int primary key)`)
 	const batches = 100
+	var written atomic.Int64 // batches the body saw committed: the fault beat's progress
 	job := pipeline.MustJob("fenced-batches", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		var at tally
 		if _, err := pipeline.StoredStatus(ctx, &at); err != nil {
@@ -180,15 +177,16 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 		for at.Writes < batches {
 			next := tally{Writes: at.Writes + 1}
 			if err := pipeline.FencedTx(ctx, func(ctx context.Context, tx pgx.Tx) (any, error) {
-				// 10 ms a batch: the run lasts a second or more, so the
-				// terminator (every 150 ms) ends backends mid-run, most
-				// often mid-transaction, on a fast machine too.
+				// 10 ms a batch: the terminator, which ends backends
+				// after every 8 batches, most often finds the body
+				// mid-transaction.
 				_, err := tx.Exec(ctx, `insert into batches (n) select $1 from pg_sleep(0.01)`, next.Writes)
 				return next, err
 			}); err != nil {
 				return 0, err
 			}
 			at = next
+			written.Store(int64(at.Writes))
 		}
 		return run.Attempt, nil
 	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond}})
@@ -196,7 +194,7 @@ func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop := terminator(t, url, 150*time.Millisecond)
+	stop := terminator(t, url, 8, written.Load)
 	startWorker(t, pool, pipeline.WorkerConfig{}, job)
 	check := bystander(t, url)
 	defer check.Close(ctx)
@@ -244,7 +242,9 @@ func TestCutConnectionsUnderWorkDown(t *testing.T) {
 	}
 	logs := &logRecorder{}
 	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 200}, Logger: slog.New(logs)}, job)
-	stop := proxy.CutEvery(150 * time.Millisecond)
+	// A cut of every connection after each 25 runs settled: about 80 cuts,
+	// each followed by real work whatever the machine's pace.
+	stop := fixtures.FaultOnProgress(25, settledBy(w), func() { proxy.Cut() })
 	deadline := time.Now().Add(2 * time.Minute)
 	for w.Stats().Completed.Load()+w.Stats().Unowned.Load() < runs {
 		if time.Now().After(deadline) {
