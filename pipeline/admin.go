@@ -49,10 +49,20 @@ func notFound() error {
 	return errcode.New(errcode.JobNotFound, "no job has that id").WithFix("list jobs with `pipe jobs list`")
 }
 
-// lockRow reads a job's state under a row lock inside tx.
+// lockRow reads a job's state under a row lock inside tx. A finished run
+// of an earlier layout that the migration has not moved yet is moved into
+// pipe.runs first, so that every operator's command works on pipe.runs.
 func lockRow(ctx context.Context, tx pgx.Tx, id uuid.UUID) (state State, err error) {
-	err = tx.QueryRow(ctx, `select state from pipe.jobs where id = $1 for update`, id).Scan(&state)
-	if err == pgx.ErrNoRows {
+	const read = `select state from pipe.runs where id = $1 for update`
+	err = tx.QueryRow(ctx, read, id).Scan(&state)
+	if err != pgx.ErrNoRows {
+		return state, err
+	}
+	var adopted bool
+	if err := tx.QueryRow(ctx, `select pipe.adopt_legacy_run($1)`, id).Scan(&adopted); err != nil {
+		return "", err
+	}
+	if err = tx.QueryRow(ctx, read, id).Scan(&state); err == pgx.ErrNoRows {
 		return "", notFound()
 	}
 	return state, err
@@ -60,7 +70,7 @@ func lockRow(ctx context.Context, tx pgx.Tx, id uuid.UUID) (state State, err err
 
 // wakeQueueOf wakes idle workers serving the job's queue when tx commits.
 func wakeQueueOf(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
-	_, err := tx.Exec(ctx, `select pg_notify('pipe_jobs', queue) from pipe.jobs where id = $1`, id)
+	_, err := tx.Exec(ctx, `select pg_notify('pipe_jobs', queue) from pipe.runs where id = $1`, id)
 	return err
 }
 
@@ -76,8 +86,11 @@ func journal(ctx context.Context, tx pgx.Tx, id uuid.UUID, kind, step string, da
 	if step != "" {
 		stepArg = &step
 	}
-	_, err := tx.Exec(ctx, `insert into pipe.events (job_id, kind, attempt, step, data)
-		select id, $2, attempt, $3, $4 from pipe.jobs where id = $1`, id, kind, stepArg, raw)
+	// The row lives with its run: in the open journal while the run is
+	// open, else in its finished partition.
+	_, err := tx.Exec(ctx, `insert into pipe.run_events (job_id, kind, attempt, step, data, run_state, run_finished_at)
+		select id, $2, attempt, $3, $4, case when finished_at is null then 'open' else state end, finished_at
+		from pipe.runs where id = $1`, id, kind, stepArg, raw)
 	return err
 }
 

@@ -149,10 +149,10 @@ func (a *Admin) Remove(ctx context.Context, id string) error {
 			return errcode.New(errcode.JobNotRemovable, "the job is running").
 				WithFix("cancel it first, or wait for it to settle")
 		}
-		if _, err := tx.Exec(ctx, `delete from pipe.events where job_id = $1`, uid); err != nil {
+		if _, err := tx.Exec(ctx, `delete from pipe.run_events where job_id = $1`, uid); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `delete from pipe.jobs where id = $1`, uid)
+		_, err = tx.Exec(ctx, `delete from pipe.runs where id = $1`, uid)
 		return err
 	}))
 }

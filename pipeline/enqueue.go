@@ -59,11 +59,33 @@ func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...Enqueu
 		return EnqueueResult{}, errcode.New(errcode.IDInvalid, "job %s: the run id is not a lowercase UUID", j.spec.name).
 			WithFix("pass a lowercase UUID such as 0190c6f0-7a36-7cc1-a3f2-5e0c2b7d9a11, or leave RunID empty")
 	}
+	if o.RunID != "" {
+		if err := j.runIDFree(ctx, db, o.RunID); err != nil {
+			return EnqueueResult{}, err
+		}
+	}
 	res, err := j.enqueue(ctx, db, []In{in}, o, wakeAllowed)
 	if err != nil {
 		return EnqueueResult{}, err
 	}
 	return res[0], nil
+}
+
+// runIDFree refuses a run id a finished run was enqueued under. An open
+// run's is refused by the enqueue itself (runs_open_run_id); a finished
+// run's lives in a partition no unique index spans, so it is looked for
+// here, through the partial run-id indexes of the finished partitions.
+func (j *Job[In, Out]) runIDFree(ctx context.Context, db DB, runID string) error {
+	var taken bool
+	if err := db.QueryRow(ctx, `select exists (select 1 from pipe.jobs
+		where run_id = $1 and run_id <> id and state in ('done', 'failed', 'dead', 'cancelled'))`, runID).Scan(&taken); err != nil {
+		return enqueueErr(ctx, j.spec.name, err)
+	}
+	if taken {
+		return errcode.New(errcode.IDInvalid, "job %s: the run id already names a run", j.spec.name).
+			WithFix("pass a fresh run id, or leave RunID empty")
+	}
+	return nil
 }
 
 // EnqueueMany queues many runs of the job in one statement per 1,000 inputs
@@ -356,7 +378,7 @@ func enqueueErr(ctx context.Context, name string, err error) error {
 		return nil
 	}
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "jobs_run_id" {
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "runs_open_run_id" {
 		return errcode.Wrap(err, errcode.IDInvalid, "job %s: the run id already names a run", name).
 			WithFix("pass a fresh run id, or leave RunID empty")
 	}

@@ -155,5 +155,5 @@ func countRows(rows pgx.Rows, err error) (int, error) {
 
 func isLiveKeyConflict(err error) bool {
 	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "jobs_live_key"
+	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "runs_open_live_key"
 }

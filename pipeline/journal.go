@@ -89,9 +89,20 @@ func (r *replay) rewind(from string) {
 	r.order = r.order[:i]
 }
 
-// loadReplay reads the step events of one run, in journal order.
+// loadReplay reads the step events of one run, open or finished, in journal
+// order.
 func loadReplay(ctx context.Context, db DB, id uuid.UUID) (*replay, error) {
-	rows, err := db.Query(ctx, sqlJournalSteps, id)
+	return readReplay(ctx, db, sqlJournalSteps, id)
+}
+
+// loadOpenReplay reads the step events of one open run, in journal order,
+// from the open runs' journal alone: the worker's replay.
+func loadOpenReplay(ctx context.Context, db DB, id uuid.UUID) (*replay, error) {
+	return readReplay(ctx, db, sqlOpenJournal, id)
+}
+
+func readReplay(ctx context.Context, db DB, sql string, id uuid.UUID) (*replay, error) {
+	rows, err := db.Query(ctx, sql, id)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,10 @@ import (
 )
 
 // Retention says how long finished runs and their journals are kept.
+// Finished runs live in partitions by the day (done, cancelled) or the week
+// (dead, failed) they finished, and a partition is dropped whole once its
+// newest possible run is older than the retention: a run is kept at least
+// its retention and at most a day (a week for dead runs) longer.
 type Retention struct {
 	// Done is how long done and cancelled runs are kept. Default 14 days.
 	Done time.Duration
@@ -13,30 +17,83 @@ type Retention struct {
 	Dead time.Duration
 }
 
-// MaintainResult is what one maintenance pass removed or rolled up.
-type MaintainResult struct {
-	Purged     int64 `json:"purged"`
-	RolledUp   int64 `json:"rolledUp"`
-	Published  int64 `json:"publishedEventsPurged"`
-	OldWorkers int64 `json:"workersPurged"`
-	Deliveries int64 `json:"webhookDeliveriesPurged"`
-}
-
-// Maintain is the hourly housekeeping: it purges finished runs (and their
-// journals) past their retention, rolls counters into their tiers (5-minute
-// buckets past 24 h, hourly past 7 d, none past 30 d), and drops expired
-// worker rows, and published events and webhook delivery rows older than
-// the dead retention. Run it
-// from a task (see MaintenanceTask) or by hand; it is safe to run anywhere,
-// any time.
-func Maintain(ctx context.Context, db DB, r Retention) (MaintainResult, error) {
+func (r Retention) withDefaults() Retention {
 	if r.Done == 0 {
 		r.Done = 14 * 24 * time.Hour
 	}
 	if r.Dead == 0 {
 		r.Dead = 90 * 24 * time.Hour
 	}
+	return r
+}
+
+// MaintainResult is what one maintenance pass removed, made or rolled up.
+type MaintainResult struct {
+	// Purged counts the finished runs in the partitions dropped.
+	Purged int64 `json:"purged"`
+	// PartitionsDropped counts the partitions of finished runs and their
+	// journals dropped past retention; PartitionsMade those made ahead of
+	// need.
+	PartitionsDropped int `json:"partitionsDropped"`
+	PartitionsMade    int `json:"partitionsMade"`
+	// DropsDeferred counts the expired partitions left for the next pass:
+	// in a transaction, a drop that could not take its lock at once.
+	DropsDeferred int `json:"dropsDeferred"`
+	// Moved counts the finished runs of the earlier layout moved into the
+	// partitions (see MoveLegacyRuns).
+	Moved      int64 `json:"legacyRunsMoved"`
+	RolledUp   int64 `json:"rolledUp"`
+	Published  int64 `json:"publishedEventsPurged"`
+	OldWorkers int64 `json:"workersPurged"`
+	Deliveries int64 `json:"webhookDeliveriesPurged"`
+}
+
+// Maintain is the hourly housekeeping: it makes the partitions of finished
+// runs the next days need, drops (whole) those past retention, moves a
+// slice of the finished runs an earlier layout left behind, rolls counters
+// into their tiers (5-minute buckets past 24 h, hourly past 7 d, none past
+// 30 d), and drops expired worker rows, and published events and webhook
+// delivery rows older than the dead retention. Run it from a task (see
+// MaintenanceTask) or by hand; it is safe to run anywhere, any time.
+//
+// Given a pool, a partition is detached CONCURRENTLY, so that no claim,
+// enqueue or settle waits on it. Given a transaction, it is detached in the
+// transaction under a short lock timeout, and a drop that cannot have its
+// lock at once is left for the next pass (DropsDeferred); settles into the
+// finished partitions wait for that transaction to end.
+func Maintain(ctx context.Context, db DB, r Retention) (MaintainResult, error) {
+	m, err := housekeep(ctx, db, r)
+	if err != nil {
+		return m, err
+	}
+	err = applyRetention(ctx, db, r, &m)
+	return m, err
+}
+
+// housekeep is the part of Maintain that is one transaction's work: the
+// rows kept beside the runs, and the partitions ahead.
+func housekeep(ctx context.Context, db DB, r Retention) (MaintainResult, error) {
+	r = r.withDefaults()
 	var m MaintainResult
-	err := db.QueryRow(ctx, sqlMaintain, r.Done, r.Dead).Scan(&m.Purged, &m.RolledUp, &m.Published, &m.OldWorkers, &m.Deliveries)
-	return m, adminErr("maintain", err)
+	err := db.QueryRow(ctx, sqlMaintain, r.Dead).Scan(&m.RolledUp, &m.Published, &m.OldWorkers, &m.Deliveries)
+	if err != nil {
+		return m, adminErr("maintain", err)
+	}
+	m.PartitionsMade, err = EnsurePartitions(ctx, db)
+	return m, err
+}
+
+// applyRetention drops the expired partitions, moves a slice of the earlier
+// layout's runs, and vacuums the open runs when they need it.
+func applyRetention(ctx context.Context, db DB, r Retention, m *MaintainResult) error {
+	r = r.withDefaults()
+	if err := dropExpired(ctx, db, r, m); err != nil {
+		return err
+	}
+	moved, err := moveLegacySlice(ctx, db, legacySlice)
+	m.Moved = moved
+	if err != nil {
+		return err
+	}
+	return vacuumOpen(ctx, db)
 }

@@ -17,23 +17,24 @@ import (
 // lease, whatever the statistics say. Here they say what they say after a
 // burst of work was cleaned up and ANALYZEd (a table "empty"), and then
 // 20,000 live rows arrived, 1,000 of them running: the plans a worker makes
-// at its first claim, and keeps, must not read every live row (through
-// jobs_live_key) or every running one to claim or settle a batch.
+// at its first claim, and keeps, must not read every open row (through
+// runs_open_live_key or runs_open_state) or every running one to claim or
+// settle a batch, nor any finished partition.
 func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	rows := `insert into pipe.jobs (id, run_id, name, queue, idem_key, input, state, max_attempts)
+	rows := `insert into pipe.runs (id, run_id, name, queue, idem_key, input, state, max_attempts)
 		select u, u, 'plan', 'q', u::text, '{}', 'ready', 3 from (select gen_random_uuid() u from generate_series(1, 20000)) g`
-	for _, sql := range []string{rows, `delete from pipe.jobs`, `vacuum analyze pipe.jobs`, rows,
-		`update pipe.jobs set state = 'running', claims = 1, lease_until = now() + interval '1 hour'
-		 where id in (select id from pipe.jobs order by id limit 1000)`} {
+	for _, sql := range []string{rows, `delete from pipe.runs`, `vacuum analyze pipe.runs`, rows,
+		`update pipe.runs set state = 'running', claims = 1, lease_until = now() + interval '1 hour'
+		 where id in (select id from pipe.runs order by id limit 1000)`} {
 		if _, err := pool.Exec(ctx, sql); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var ids []string
 	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		r, err := tx.Query(ctx, `select id::text from pipe.jobs where state = 'running' limit 100`)
+		r, err := tx.Query(ctx, `select id::text from pipe.runs where state = 'running' limit 100`)
 		if err != nil {
 			return err
 		}
@@ -57,8 +58,12 @@ func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
 		{"steps", pipeline.BatchSettings, pipeline.SQLSteps, []any{ids, ones, ids, ids, results}},
 	} {
 		plan := explainAsRun(t, pool, c.settings, "", c.sql, c.args)
-		if strings.Contains(plan, "jobs_live_key") || strings.Contains(plan, "Seq Scan on jobs") {
-			t.Errorf("%s reads every live row:\n%s", c.name, plan)
+		if strings.Contains(plan, "runs_open_live_key") || strings.Contains(plan, "Seq Scan on runs_open") ||
+			strings.Contains(plan, "Index Cond: (state = 'running'::text)\n") {
+			t.Errorf("%s reads every open row:\n%s", c.name, plan)
+		}
+		if c.name != "renew" && (strings.Contains(plan, "runs_done") || strings.Contains(plan, "runs_dead")) {
+			t.Errorf("%s reads a finished partition:\n%s", c.name, plan)
 		}
 	}
 }
@@ -126,10 +131,10 @@ func literal(a any) string {
 func TestTheClaimReadsOnlyItsOwnNames(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	if _, err := pool.Exec(ctx, `vacuum analyze pipe.jobs`); err != nil {
+	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
 		t.Fatal(err)
 	}
-	insert := `insert into pipe.jobs (id, run_id, name, queue, idem_key, input, state, max_attempts, run_at)
+	insert := `insert into pipe.runs (id, run_id, name, queue, idem_key, input, state, max_attempts, run_at)
 		select u, u, $1, 'q', u::text, '{}', 'ready', 3, now() - interval '1 hour' + $2 * interval '1 second'
 		from (select gen_random_uuid() u from generate_series(1, $3::int)) g`
 	if _, err := pool.Exec(ctx, insert, "other", 0, 30000); err != nil {
@@ -144,12 +149,15 @@ func TestTheClaimReadsOnlyItsOwnNames(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
 		t.Fatal(err)
 	}
-	read := doc[0].Plan.rowsRead("jobs")
+	read := doc[0].Plan.rowsRead("runs_open")
 	if read > 10 {
-		t.Fatalf("the claim read %.0f rows of pipe.jobs to claim 3 of its own:\n%s", read, raw)
+		t.Fatalf("the claim read %.0f rows of pipe.runs_open to claim 3 of its own:\n%s", read, raw)
 	}
-	if !strings.Contains(raw, `"Index Name": "jobs_claimable"`) {
-		t.Fatalf("the claim does not read through jobs_claimable:\n%s", raw)
+	if !strings.Contains(raw, `"Index Name": "runs_open_claimable"`) {
+		t.Fatalf("the claim does not read through runs_open_claimable:\n%s", raw)
+	}
+	if strings.Contains(raw, "runs_done") || strings.Contains(raw, "runs_dead") {
+		t.Fatalf("the claim reads a finished partition:\n%s", raw)
 	}
 }
 

@@ -32,6 +32,7 @@ var (
 	sqlAppendSteps  = mustQuery("append_steps")
 	sqlFenceStep    = mustQuery("fence_step")
 	sqlJournalSteps = mustQuery("journal_steps")
+	sqlOpenJournal  = mustQuery("journal_steps_open")
 )
 
 var (

@@ -125,7 +125,7 @@ func TestProgressLastReportAlwaysLands(t *testing.T) {
 	if _, err := pool.Exec(ctx, `create table progress_writes (at timestamptz default clock_timestamp());
 		create function count_progress() returns trigger language plpgsql as
 			$$ begin insert into progress_writes default values; return null; end $$;
-		create trigger count_progress after update of progress on pipe.jobs for each row
+		create trigger count_progress after update of progress on pipe.runs_open for each row
 			when (old.progress is distinct from new.progress) execute function count_progress()`); err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,19 @@ type claimRequest struct {
 func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []*claimed, error) {
 	var out, buried []*claimed
 	args := []any{r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease}
-	err := s.inTx(ctx, claimSettings, sqlClaim, args, func(rows pgx.Rows) error {
+	err := retryMoved(ctx, s.pool, func() error {
+		out, buried = nil, nil
+		return s.inTx(ctx, claimSettings, sqlClaim, args, s.scanClaimed(&out, &buried))
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, buried, nil
+}
+
+// scanClaimed scans the claim's rows into the claimed and the buried.
+func (s *store) scanClaimed(out, buried *[]*claimed) func(pgx.Rows) error {
+	return func(rows pgx.Rows) error {
 		var isClaim bool
 		c := &claimed{}
 		if err := rows.Scan(&isClaim, (*[16]byte)(&c.id), (*[16]byte)(&c.runID), &c.name, &c.queue, &c.tenant, &c.input,
@@ -71,16 +83,12 @@ func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []*claim
 			return err
 		}
 		if isClaim {
-			out = append(out, c)
+			*out = append(*out, c)
 		} else {
-			buried = append(buried, c)
+			*buried = append(*buried, c)
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, nil, err
 	}
-	return out, buried, nil
 }
 
 func (s *store) flushCompletions(ctx context.Context, items []completion) ([]bool, error) {
@@ -122,20 +130,24 @@ func (s *store) flushSteps(ctx context.Context, items []stepWrite) ([]bool, erro
 // the server had closed) is sent again at once, so that one dead connection
 // does not fail every run of the batch.
 func (s *store) landed(ctx context.Context, sql string, args ...any) (map[uuid.UUID]bool, error) {
-	for tries := 1; ; tries++ {
-		got := map[uuid.UUID]bool{}
-		err := s.inTx(ctx, batchSettings, sql, args, func(rows pgx.Rows) error {
-			var id [16]byte
-			if err := rows.Scan(&id); err != nil {
+	var got map[uuid.UUID]bool
+	err := retryMoved(ctx, s.pool, func() error {
+		for tries := 1; ; tries++ {
+			got = map[uuid.UUID]bool{}
+			err := s.inTx(ctx, batchSettings, sql, args, func(rows pgx.Rows) error {
+				var id [16]byte
+				if err := rows.Scan(&id); err != nil {
+					return err
+				}
+				got[id] = true
+				return nil
+			})
+			if err == nil || tries == 3 || !pgconn.SafeToRetry(err) || ctx.Err() != nil {
 				return err
 			}
-			got[id] = true
-			return nil
-		})
-		if err == nil || tries == 3 || !pgconn.SafeToRetry(err) || ctx.Err() != nil {
-			return got, err
 		}
-	}
+	})
+	return got, err
 }
 
 // The planner settings of the worker's hot statements, set for their own
@@ -269,7 +281,9 @@ func txFailure(ctx context.Context, tx pgx.Tx, err error, what string) error {
 // fail settles one failed attempt; it answers whether the fence held.
 func (s *store) fail(ctx context.Context, row *claimed, state string, delay time.Duration, errJSON json.RawMessage, kind string) (bool, error) {
 	var runAt time.Time
-	err := s.pool.QueryRow(ctx, sqlFail, row.id, row.claims, state, delay, errJSON, kind).Scan(&runAt)
+	err := retryMoved(ctx, s.pool, func() error {
+		return s.pool.QueryRow(ctx, sqlFail, row.id, row.claims, state, delay, errJSON, kind).Scan(&runAt)
+	})
 	if err == pgx.ErrNoRows {
 		return false, nil
 	}
@@ -280,7 +294,9 @@ func (s *store) fail(ctx context.Context, row *claimed, state string, delay time
 // as kind (interrupted, busy, rate-limited).
 func (s *store) deferRun(ctx context.Context, row *claimed, delay time.Duration, kind string, data json.RawMessage) (bool, error) {
 	var id uuid.UUID
-	err := s.pool.QueryRow(ctx, sqlDefer, row.id, row.claims, delay, kind, data).Scan(&id)
+	err := retryMoved(ctx, s.pool, func() error {
+		return s.pool.QueryRow(ctx, sqlDefer, row.id, row.claims, delay, kind, data).Scan(&id)
+	})
 	if err == pgx.ErrNoRows {
 		return false, nil
 	}
@@ -304,8 +320,17 @@ func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration)
 	for i, r := range rows {
 		ids[i], claims[i] = r.id, r.claims
 	}
-	held := map[uuid.UUID]renewal{}
-	err := s.inTx(ctx, batchSettings, sqlRenew, []any{binaryIDs(ids), claims, lease}, func(rows pgx.Rows) error {
+	var held map[uuid.UUID]renewal
+	err := retryMoved(ctx, s.pool, func() error {
+		held = map[uuid.UUID]renewal{}
+		return s.inTx(ctx, batchSettings, sqlRenew, []any{binaryIDs(ids), claims, lease}, s.scanRenewal(held))
+	})
+	return held, err
+}
+
+// scanRenewal scans renew's rows into held.
+func (s *store) scanRenewal(held map[uuid.UUID]renewal) func(pgx.Rows) error {
+	return func(rows pgx.Rows) error {
 		var id [16]byte
 		var landed *bool
 		if err := rows.Scan(&id, &landed); err != nil {
@@ -320,8 +345,7 @@ func (s *store) renew(ctx context.Context, rows []*claimed, lease time.Duration)
 			held[id] = busy
 		}
 		return nil
-	})
-	return held, err
+	}
 }
 
 // acquireSlot takes a concurrency slot for row, or keeps its own.

@@ -155,6 +155,10 @@ func (w *Worker) Start(ctx context.Context) error {
 		w.started.Store(false)
 		return err
 	}
+	if _, err := EnsurePartitions(ctx, w.pool); err != nil {
+		// Not fatal: a settle that finds no partition makes it then.
+		w.log.warn("jobs.worker.partitions", "error", err)
+	}
 	base := context.WithoutCancel(ctx)
 	loopCtx, cancel := context.WithCancel(base)
 	hbCtx, hbCancel := context.WithCancel(base)

@@ -148,7 +148,7 @@ func (w *Worker) markRetrying(row *claimed) {
 func (s *store) rowState(ctx context.Context, row *claimed) (string, int32, error) {
 	var state string
 	var claims int32
-	err := s.pool.QueryRow(ctx, `select state, claims from pipe.jobs where id = $1`, row.id).Scan(&state, &claims)
+	err := s.pool.QueryRow(ctx, `select state, claims from pipe.runs where id = $1`, row.id).Scan(&state, &claims)
 	if err == pgx.ErrNoRows {
 		return "", 0, nil
 	}

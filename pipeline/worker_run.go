@@ -51,7 +51,7 @@ func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *
 	journal := newReplay()
 	if row.hasSteps {
 		var err error
-		if journal, err = loadReplay(ctx, w.pool, row.id); err != nil {
+		if journal, err = loadOpenReplay(ctx, w.pool, row.id); err != nil {
 			done <- outcome{err: errcode.Postgres(ctx, err, "job "+spec.name+": journal read")}
 			return
 		}

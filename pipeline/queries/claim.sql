@@ -3,22 +3,24 @@
 -- $4 worker id, $5 names that bury a lapsed final attempt "failed" (no dead
 -- letter), $6 the lease window.
 -- First it settles lapsed leases it finds (back to ready, or dead/failed when
--- the lapsed attempt was the last); then it claims ready rows, oldest run_at
--- first, skipping rows other workers hold.
+-- the lapsed attempt was the last: the row and its journal then move to the
+-- dead partitions); then it claims ready rows, oldest run_at first, skipping
+-- rows other workers hold. It reads runs_open alone, never a finished run.
 with clock as materialized (
     select pipe.now() as now
 ), lapsed as (
     -- A lease is set exactly while a run is running, so the lapsed are found
-    -- by lease_until alone, through jobs_leased; a state filter here would let
-    -- the planner AND in the live-key index and read every live row.
+    -- by lease_until alone, through runs_open_leased.
     select j.id
-    from pipe.jobs j
+    from pipe.runs_open j
     where j.lease_until < (select now from clock)
     order by j.lease_until
     limit 100
     for update of j skip locked
 ), buried as (
-    update pipe.jobs j set
+    -- through pipe.runs, so that a buried run moves to its partition; the
+    -- literal state prunes the statement to runs_open when it is planned
+    update pipe.runs j set
         state       = case when j.attempt < j.max_attempts then 'ready'
                            when j.name = any($5) then 'failed' else 'dead' end,
         run_at      = c.now,
@@ -30,13 +32,21 @@ with clock as materialized (
             'message', 'the lease lapsed: the worker holding the run stopped renewing it',
             'attempt', j.attempt)
     from clock c
-    where j.id = any(array(select id from lapsed))
-    returning j.id, j.run_id, j.name, j.state, j.attempt, j.queue, j.tenant, j.input
+    where j.id = any(array(select id from lapsed)) and j.state = 'running'
+    returning j.id, j.run_id, j.name, j.state, j.attempt, j.queue, j.tenant, j.input, j.finished_at
 ), buried_journal as (
-    insert into pipe.events (job_id, kind, attempt, data, at)
-    select id, 'lease.lapsed', attempt, jsonb_build_object('state', state), (select now from clock) from buried
+    insert into pipe.run_events (job_id, kind, attempt, data, at, run_state, run_finished_at)
+    select id, 'lease.lapsed', attempt, jsonb_build_object('state', state), (select now from clock),
+           case when finished_at is null then 'open' else state end, finished_at
+    from buried
+), buried_moved as (
+    -- the journal of a run buried for good goes with it
+    update pipe.run_events e set run_state = b.state, run_finished_at = b.finished_at
+    from buried b
+    where e.run_state = 'open' and e.job_id = any(array(select id from buried where finished_at is not null))
+      and e.job_id = b.id
 ), picked as (
-    -- Each (queue, job name) pair is read on its own through jobs_claimable,
+    -- Each (queue, job name) pair is read on its own through runs_open_claimable,
     -- oldest run_at first, and the oldest of them win the queue's room: a
     -- claim reads the rows it may take and no others, whatever else the
     -- queue holds. A name's rows beyond the room are locked only until this
@@ -53,7 +63,7 @@ with clock as materialized (
         from unnest($3::text[]) as n(name)
         cross join lateral (
             select j.id, j.run_at
-            from pipe.jobs j
+            from pipe.runs_open j
             where j.queue = q.queue
               and j.name = n.name
               and j.state in ('ready', 'delayed', 'suspended')
@@ -66,7 +76,7 @@ with clock as materialized (
         limit q.room
     ) p
 ), claimed as (
-    update pipe.jobs j set
+    update pipe.runs_open j set
         state       = 'running',
         attempt     = j.attempt + 1,
         claims      = j.claims + 1,
@@ -80,7 +90,7 @@ with clock as materialized (
     where j.id = any(array(select id from picked))
     returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key, j.trace_parent
 ), claimed_journal as (
-    insert into pipe.events (job_id, kind, attempt, at)
+    insert into pipe.run_events_open (job_id, kind, attempt, at)
     select id, 'claimed', attempt, (select now from clock) from claimed where claims > 8
 )
 select true, id, run_id, name, queue, tenant, input, attempt, max_attempts, claims, has_steps, now, concurrency_key, trace_parent

@@ -1,17 +1,17 @@
 -- Settle a batch of runs done, each fenced on its claim. Answers the ids that
 -- landed; a run whose claim moved on is not touched. $4 are the runs that
 -- took a concurrency slot: only their lease rows are looked for (a batch
--- without one probes nothing). Rows are found by the
--- primary key (id = any) whatever the statistics say. Renew skips locked
--- rows, so the two never deadlock.
--- The state is compared as "state || ''" on purpose: a bare state = 'running'
--- is implied by the predicate of the partial index jobs_live_key (every
--- live row), and with the statistics of a queue at rest the planner ANDs that
--- index in and reads every live row to settle a batch.
+-- without one probes nothing). Rows are found by the primary key (id = any)
+-- whatever the statistics say. Renew skips locked rows, so the two never
+-- deadlock.
+-- The update goes through pipe.runs, so that each row moves from runs_open
+-- to today's done partition; the literal state = 'running' prunes the
+-- statement to runs_open when it is planned. The run's journal rows move
+-- with it.
 with clock as materialized (
     select pipe.now() as now
 ), done as (
-    update pipe.jobs j set
+    update pipe.runs j set
         state       = 'done',
         finished_at = (select now from clock),
         result      = u.result,
@@ -21,11 +21,14 @@ with clock as materialized (
         transitions = case when j.claims <= 8 then j.transitions || pipe.transition(3, j.attempt, (select now from clock))
                            else j.transitions end
     from unnest($1::uuid[], $2::int[], $3::jsonb[]) as u(id, claims, result)
-    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state || '' = 'running'
+    where j.id = any($1::uuid[]) and j.id = u.id and j.claims = u.claims and j.state = 'running'
     returning j.id, j.attempt, j.claims, j.name, j.started_at, j.finished_at
 ), journal as (
-    insert into pipe.events (job_id, kind, attempt, at)
-    select id, 'completed', attempt, (select now from clock) from done where claims > 8
+    insert into pipe.run_events (job_id, kind, attempt, at, run_state, run_finished_at)
+    select id, 'completed', attempt, finished_at, 'done', finished_at from done where claims > 8
+), moved as (
+    update pipe.run_events e set run_state = 'done', run_finished_at = (select now from clock)
+    where e.run_state = 'open' and e.job_id = any(array(select id from done))
 ), counted as (
     insert into pipe.job_counters as c (job, bucket, done, duration_ms)
     select name, date_trunc('minute', max(finished_at)), count(*),

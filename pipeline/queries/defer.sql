@@ -2,7 +2,7 @@
 -- (a drain, a busy concurrency key, a rate limit). $4 is the journal event,
 -- $5 its data. Releases any concurrency slot the run held.
 with d as (
-    update pipe.jobs j set
+    update pipe.runs_open j set
         state       = 'ready',
         attempt     = j.attempt - 1,
         run_at      = pipe.now() + $3::interval,
@@ -11,7 +11,7 @@ with d as (
     where j.id = $1 and j.claims = $2 and j.state = 'running'
     returning j.id, j.attempt
 ), journal as (
-    insert into pipe.events (job_id, kind, attempt, data)
+    insert into pipe.run_events_open (job_id, kind, attempt, data)
     select id, $4, attempt, $5 from d
 ), freed as (
     delete from pipe.job_leases l using d where l.job_id = d.id

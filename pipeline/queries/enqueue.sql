@@ -10,14 +10,14 @@ with clock as materialized (
     from unnest(@ids::uuid[], @run_ids::uuid[], @tenants::text[], @keys::text[], @inputs::jsonb[], @concurrency_keys::text[])
         as t(id, run_id, tenant, idem_key, input, concurrency_key)
 ), ins as (
-    insert into pipe.jobs (id, run_id, name, queue, tenant, idem_key, input, state, max_attempts, run_at, created_at, concurrency_key, trace_parent, transitions, sensitive)
+    insert into pipe.runs_open (id, run_id, name, queue, tenant, idem_key, input, state, max_attempts, run_at, created_at, concurrency_key, trace_parent, transitions, sensitive)
     select i.id, i.run_id, @name, @queue, i.tenant, i.idem_key, i.input,
            case when coalesce(@run_at::timestamptz, c.now + @delay::interval) > c.now then 'delayed' else 'ready' end,
            @max_attempts, coalesce(@run_at::timestamptz, c.now + @delay::interval), c.now, i.concurrency_key, @trace_parent,
            pipe.transition(1, 0, c.now), -- the enqueued event, journalled in the row
            @sensitive::boolean
     from input i cross join clock c
-    on conflict (name, tenant, idem_key) where state in ('ready', 'delayed', 'running', 'suspended') do nothing
+    on conflict (name, tenant, idem_key) do nothing
     returning id
 )
 -- @wake: this statement also wakes idle workers serving the queue (the

@@ -1,19 +1,12 @@
--- Housekeeping: purge finished runs past retention ($1 done/cancelled, $2
--- dead/failed) with their journals; roll counters into their tiers; drop
--- expired workers, old published events and old webhook delivery rows.
+-- Housekeeping beside the partitions' retention (maintain.go drops whole
+-- partitions of finished runs): forget the waits of runs no longer open,
+-- roll counters into their tiers, drop expired workers, and published
+-- events and webhook delivery rows older than $1 (the dead retention).
 with clock as (
     select pipe.now() as now
-), old as (
-    select j.id from pipe.jobs j, clock c
-    where (j.state in ('done', 'cancelled') and j.finished_at < c.now - $1::interval)
-       or (j.state in ('dead', 'failed') and j.finished_at < c.now - $2::interval)
-    limit 10000
-), journal as (
-    delete from pipe.events e using old o where e.job_id = o.id
 ), waits as (
-    delete from pipe.waits w using old o where w.job_id = o.id
-), purged as (
-    delete from pipe.jobs j using old o where j.id = o.id returning j.id
+    delete from pipe.waits w
+    where not exists (select 1 from pipe.runs_open o where o.id = w.job_id)
 ), tiered as (
     -- the bucket each old counter row belongs in: 5 minutes past 24 h, 1 hour past 7 d
     select job, bucket,
@@ -34,15 +27,15 @@ with clock as (
 ), expired_counters as (
     delete from pipe.job_counters k using clock c where k.bucket < c.now - interval '30 days'
 ), published as (
-    delete from pipe.published_events e using clock c where e.published_at < c.now - $2::interval returning e.id
+    delete from pipe.published_events e using clock c where e.published_at < c.now - $1::interval returning e.id
 ), workers as (
     delete from pipe.workers w using clock c where w.expires_at < c.now - interval '1 day' returning w.id
 ), deliveries as (
     -- the webhook ledger's rows are kept as long as the dead runs they may explain
     delete from pipe.webhook_deliveries d
-    where d.id in (select id from pipe.webhook_deliveries, clock c where at < c.now - $2::interval limit 10000)
+    where d.id in (select id from pipe.webhook_deliveries, clock c where at < c.now - $1::interval limit 10000)
     returning d.id
 )
-select (select count(*) from purged), (select count(*) from moving),
+select (select count(*) from moving),
        (select count(*) from published), (select count(*) from workers),
        (select count(*) from deliveries)

@@ -1,8 +1,8 @@
 -- Hand back, uncounted, the runs a claim gave this worker ($1) whose answer
 -- was lost with the connection: running under its id, held by none of its
--- bodies ($2). Found through jobs_leased: a running row has a lease.
+-- bodies ($2). Found through runs_open_leased: a running row has a lease.
 with d as (
-    update pipe.jobs j set
+    update pipe.runs_open j set
         state       = 'ready',
         attempt     = j.attempt - 1,
         run_at      = pipe.now(),
@@ -14,7 +14,7 @@ with d as (
       and j.id <> all($2::uuid[])
     returning j.id, j.attempt
 )
-insert into pipe.events (job_id, kind, attempt, data)
+insert into pipe.run_events_open (job_id, kind, attempt, data)
 select id, 'interrupted', attempt,
        jsonb_build_object('code', 'X_POSTGRES_UNAVAILABLE', 'message', 'the claim''s answer was lost with its connection')
 from d

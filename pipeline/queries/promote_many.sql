@@ -1,21 +1,21 @@
 -- Run up to $5 rows waiting on their run time now.
 with picked as (
-    select id from pipe.jobs
+    select id from pipe.runs_open
     where state = $1 and run_at > pipe.now()
       and ($2 = '' or queue = $2) and ($3 = '' or name = $3) and ($4 = '' or tenant = $4)
     order by run_at
     limit $5
     for update skip locked
 ), moved as (
-    update pipe.jobs j set state = 'ready', run_at = pipe.now()
+    update pipe.runs_open j set state = 'ready', run_at = pipe.now()
     from picked p where j.id = p.id
     returning j.id, j.attempt, j.queue
 ), journal as (
-    insert into pipe.events (job_id, kind, attempt)
+    insert into pipe.run_events_open (job_id, kind, attempt)
     select id, 'promoted', attempt from moved
 )
 select (select count(*) from moved),
-       (select count(*) from pipe.jobs
+       (select count(*) from pipe.runs_open
         where state = $1 and run_at > pipe.now()
           and ($2 = '' or queue = $2) and ($3 = '' or name = $3) and ($4 = '' or tenant = $4))
        - (select count(*) from moved),

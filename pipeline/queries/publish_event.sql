@@ -6,7 +6,7 @@ with ev as (
     values ($1, $2)
     returning id, published_at
 ), woke as (
-    update pipe.jobs j set run_at = ev.published_at
+    update pipe.runs_open j set run_at = ev.published_at
     from pipe.waits w, ev
     where w.event = $1
       and $2::jsonb @> w.match

@@ -3,7 +3,7 @@
 -- @data are the journal event; @event, @match and @since, when set, the
 -- waits row of a WaitForEvent.
 with s as (
-    update pipe.jobs j set
+    update pipe.runs_open j set
         state       = 'suspended',
         attempt     = j.attempt - 1,
         -- a wait whose event was published meanwhile is due at once
@@ -17,7 +17,7 @@ with s as (
     where j.id = @id and j.claims = @claims and j.state = 'running'
     returning j.id, j.attempt
 ), journal as (
-    insert into pipe.events (job_id, kind, attempt, step, data)
+    insert into pipe.run_events_open (job_id, kind, attempt, step, data)
     select id, @kind, attempt, @step, @data from s
 ), wait as (
     insert into pipe.waits (job_id, step, event, match, since)

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
 
 // The stock pipe keeps its own tables bounded: pipe tasks list declares
 // the hourly pipe.maintain task, pipe worker arms it and runs its job at
-// the default retention (a done run 15 days old is purged, one of 13 days
+// the default retention (a done run 16 days old is purged, one of 14 days
 // kept); an application's own pipe.maintain replaces the stock one, and
 // NoMaintenance leaves it out.
 func TestTheStockPipeMaintainsItsTables(t *testing.T) {
@@ -36,16 +37,20 @@ func TestTheStockPipeMaintainsItsTables(t *testing.T) {
 		t.Fatalf("with NoMaintenance the tasks are %+v; want none", rows)
 	}
 
-	// Two done runs, 15 and 13 days old: the default retention is 14 days.
+	// Two done runs, finished today and two days on; the clock then moves
+	// 16 days on, so that they are 16 and 14 days old: the default retention
+	// is 14 days, and a run is dropped with its day's partition once the
+	// whole day is past it.
 	demo := pipecli.DemoJob()
 	var old []string
-	for _, days := range []int{15, 13} {
+	for _, days := range []int{0, 2} {
 		id := b.enqueueDemo(t, "aged")
-		if _, err := b.pool.Exec(t.Context(), `update pipe.jobs set state = 'done', finished_at = now() - make_interval(days => $2) where id = $1`, id, days); err != nil {
+		if _, err := b.pool.Exec(t.Context(), `update pipe.runs set state = 'done', finished_at = now() + make_interval(days => $2) where id = $1`, id, days); err != nil {
 			t.Fatal(err)
 		}
 		old = append(old, id)
 	}
+	fixtures.FreezeClock(t, b.pool, time.Now().Add(16*24*time.Hour))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	done := make(chan result, 1)
@@ -74,7 +79,7 @@ func TestTheStockPipeMaintainsItsTables(t *testing.T) {
 		left = append(left, id)
 	}
 	if len(left) != 1 || left[0] != old[1] {
-		t.Fatalf("after maintenance the aged runs left are %v; want only the 13-day-old %s", left, old[1])
+		t.Fatalf("after maintenance the aged runs left are %v; want only the 14-day-old %s", left, old[1])
 	}
 
 	// An application's own maintenance, at its own retention, is the one

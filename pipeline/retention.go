@@ -1,0 +1,152 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// retentionLock serializes the passes that detach and drop partitions.
+const retentionLock = 7401190238119
+
+// expiredPartition is one partition of a finished tree whose every run is
+// past retention.
+type expiredPartition struct {
+	tree, name string
+	detaching  bool
+}
+
+// sqlExpired lists the expired partitions, oldest first: those whose upper
+// bound (the latest finish they can hold) is older than the retention of
+// their class ($1 done, $2 dead).
+const sqlExpired = `select tree, name, detaching from pipe.run_partitions()
+	where upper <= pipe.now() - case when tree like '%\_done' then $1::interval else $2::interval end
+	order by upper, tree`
+
+// dropExpired drops every expired partition of the finished trees. Given a
+// transaction it detaches in it (see Maintain); else it holds one session
+// of its own and detaches concurrently.
+func dropExpired(ctx context.Context, db DB, r Retention, m *MaintainResult) error {
+	if tx, ok := db.(pgx.Tx); ok {
+		return dropExpiredInTx(ctx, tx, r, m)
+	}
+	if pool, ok := db.(*pgxpool.Pool); ok {
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			return adminErr("retention", err)
+		}
+		defer conn.Release()
+		return dropExpiredInSession(ctx, conn.Conn(), r, m)
+	}
+	return dropExpiredInSession(ctx, db, r, m)
+}
+
+// dropExpiredInSession detaches each expired partition CONCURRENTLY (the
+// tree stays open to every claim, enqueue and settle meanwhile), then
+// drops it; a detach a killed pass left pending is finished first. Passes
+// in other processes are held off by a session advisory lock.
+func dropExpiredInSession(ctx context.Context, db DB, r Retention, m *MaintainResult) (err error) {
+	var got bool
+	if err := db.QueryRow(ctx, `select pg_try_advisory_lock($1)`, int64(retentionLock)).Scan(&got); err != nil || !got {
+		return adminErr("retention", err)
+	}
+	defer func() {
+		_, unlockErr := db.Exec(context.WithoutCancel(ctx), `select pg_advisory_unlock($1)`, int64(retentionLock))
+		err = errors.Join(err, adminErr("retention", unlockErr))
+	}()
+	parts, err := listExpired(ctx, db, r)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		how := "concurrently"
+		if p.detaching {
+			how = "finalize"
+		}
+		if _, err := db.Exec(ctx, fmt.Sprintf(`alter table %s detach partition %s %s`, p.treeIdent(), p.ident(), how)); err != nil {
+			return adminErr("detach "+p.name, err)
+		}
+		if err := dropDetached(ctx, db, p, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropExpiredInTx detaches and drops the expired partitions inside tx,
+// each under a savepoint and a lock timeout of 500 ms: one that cannot
+// have its lock in time is left for the next pass.
+func dropExpiredInTx(ctx context.Context, tx pgx.Tx, r Retention, m *MaintainResult) error {
+	var got bool
+	var timeout string
+	if err := tx.QueryRow(ctx, `select pg_try_advisory_xact_lock($1), current_setting('lock_timeout')`,
+		int64(retentionLock)).Scan(&got, &timeout); err != nil || !got {
+		return adminErr("retention", err)
+	}
+	parts, err := listExpired(ctx, tx, r)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		if p.detaching {
+			m.DropsDeferred++ // a concurrent detach a killed pass began: FINALIZE cannot run in a transaction
+			continue
+		}
+		err := pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error {
+			if _, err := sp.Exec(ctx, `set local lock_timeout = '500ms'`); err != nil {
+				return err
+			}
+			if _, err := sp.Exec(ctx, fmt.Sprintf(`alter table %s detach partition %s`, p.treeIdent(), p.ident())); err != nil {
+				return err
+			}
+			return dropDetached(ctx, sp, p, m)
+		})
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "55P03" {
+			m.DropsDeferred++
+			continue
+		}
+		if err != nil {
+			return adminErr("drop "+p.name, err)
+		}
+	}
+	_, err = tx.Exec(ctx, `select set_config('lock_timeout', $1, true)`, timeout)
+	return adminErr("retention", err)
+}
+
+func listExpired(ctx context.Context, db DB, r Retention) ([]expiredPartition, error) {
+	rows, err := db.Query(ctx, sqlExpired, r.Done, r.Dead)
+	if err != nil {
+		return nil, adminErr("retention", err)
+	}
+	parts, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (expiredPartition, error) {
+		var p expiredPartition
+		return p, row.Scan(&p.tree, &p.name, &p.detaching)
+	})
+	return parts, adminErr("retention", err)
+}
+
+// dropDetached counts the runs of a detached partition (a journal's rows
+// are not counted) and drops it.
+func dropDetached(ctx context.Context, db DB, p expiredPartition, m *MaintainResult) error {
+	if p.tree == "runs_done" || p.tree == "runs_dead" {
+		var n int64
+		if err := db.QueryRow(ctx, `select count(*) from `+p.ident()).Scan(&n); err != nil {
+			return adminErr("drop "+p.name, err)
+		}
+		m.Purged += n
+	}
+	if _, err := db.Exec(ctx, `drop table `+p.ident()); err != nil {
+		return adminErr("drop "+p.name, err)
+	}
+	m.PartitionsDropped++
+	return nil
+}
+
+func (p expiredPartition) ident() string { return pgx.Identifier{"pipe", p.name}.Sanitize() }
+
+func (p expiredPartition) treeIdent() string { return pgx.Identifier{"pipe", p.tree}.Sanitize() }
