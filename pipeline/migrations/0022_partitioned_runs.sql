@@ -209,7 +209,9 @@ begin
         select min(p.lower) filter (where p.lower > '-infinity'), max(p.upper)
           into low, top
           from pipe.run_partitions() p where p.tree = t and not p.detaching;
-        if not exists (select from pipe.run_partitions() p where p.tree = t and p.lower = '-infinity' and not p.detaching) then
+        -- an old edge whose detach a killed retention pass left pending
+        -- still holds its name: a new one is made once it is dropped
+        if not exists (select from pipe.run_partitions() p where p.tree = t and p.lower = '-infinity') then
             perform pipe.attach_run_partition(t, 'old', null, coalesce(low, floor));
             made := made + 1;
             if top is null then

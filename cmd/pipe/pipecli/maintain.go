@@ -13,11 +13,13 @@ func (a *app) maintainCommand() *cobra.Command {
 	var done, dead string
 	c := &cobra.Command{
 		Use:   "maintain",
-		Short: "Purge finished runs past their retention and roll up counters, once",
-		Long: "maintain runs one housekeeping pass by hand: it deletes done and cancelled runs (and\n" +
-			"their journals) older than --done-retention, dead and failed runs older than\n" +
-			"--dead-retention, rolls the counters into their coarser buckets, and drops expired\n" +
-			"worker rows and old published events. It is safe to run at any time, anywhere.",
+		Short: "Drop finished runs past their retention and roll up counters, once",
+		Long: "maintain runs one housekeeping pass by hand: it makes the partitions of finished runs\n" +
+			"the next days need, drops (whole) those whose runs are all past retention — done and\n" +
+			"cancelled runs by the day after --done-retention, dead and failed runs by the week after\n" +
+			"--dead-retention, their journals with them — rolls the counters into their coarser\n" +
+			"buckets, and drops expired worker rows and old published events. A partition is detached\n" +
+			"concurrently: no claim, enqueue or settle waits on it. It is safe to run at any time, anywhere.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			var r pipeline.Retention
@@ -37,8 +39,8 @@ func (a *app) maintainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.emit(res, fmt.Sprintf("purged %d finished run(s); rolled up %d counter bucket(s); dropped %d published event(s) and %d expired worker(s)",
-				res.Purged, res.RolledUp, res.Published, res.OldWorkers))
+			return a.emit(res, fmt.Sprintf("purged %d finished run(s) in %d partition(s); rolled up %d counter bucket(s); dropped %d published event(s) and %d expired worker(s)",
+				res.Purged, res.PartitionsDropped, res.RolledUp, res.Published, res.OldWorkers))
 		},
 	}
 	fl := c.Flags()

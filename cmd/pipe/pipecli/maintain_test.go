@@ -24,7 +24,7 @@ func TestMaintainPurgesPastRetention(t *testing.T) {
 
 	second := b.pipe(t, "maintain", "--done-retention", "1d")
 	wantOK(t, second)
-	if second.stdout != "purged 1 finished run(s); rolled up 0 counter bucket(s); dropped 0 published event(s) and 0 expired worker(s)\n" {
+	if second.stdout != "purged 1 finished run(s) in 2 partition(s); rolled up 0 counter bucket(s); dropped 0 published event(s) and 0 expired worker(s)\n" {
 		t.Fatalf("maintain printed %q", second.stdout)
 	}
 	wantError(t, b.pipe(t, "jobs", "show", old), 1, "X_JOB_NOT_FOUND")
