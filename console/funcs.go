@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"html/template"
+	"strconv"
 	"time"
+
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // funcs are the helpers the templates call.
@@ -15,6 +18,16 @@ var funcs = template.FuncMap{
 	"since":    func(t time.Time) string { return time.Since(t).Round(time.Second).String() },
 	"deref":    func(n *int64) int64 { return *n },
 	"round":    func(d *time.Duration) string { return d.Round(time.Second).String() },
+	"depth":    depth,
+}
+
+// depth renders one of a queue's counts: in full, or as an estimate
+// (~1.2M, see pipeline.Estimates).
+func depth(n int64, estimated bool) string {
+	if estimated {
+		return pipeline.FormatEstimate(n)
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // stamp renders an instant in UTC to the second, or "-".

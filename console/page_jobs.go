@@ -18,7 +18,7 @@ func (c *Console) jobsPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := pipeline.ListFilter{
 		Queue: q.Get("queue"), Name: q.Get("name"), State: pipeline.State(q.Get("state")), Tenant: q.Get("tenant"),
-		After: q.Get("after"), Before: q.Get("before"),
+		Key: q.Get("key"), ConcurrencyKey: q.Get("concurrency_key"), After: q.Get("after"), Before: q.Get("before"),
 	}
 	if n, err := strconv.Atoi(q.Get("limit")); err == nil {
 		f.Limit = n

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // DepthArgs are queue.depth's arguments.
@@ -22,6 +24,9 @@ type QueueDepth struct {
 	Failed int64 `json:"failed"`
 	Dead   int64 `json:"dead"`
 	Paused bool  `json:"paused"`
+	// Estimated says which counts are estimates: open covers Pending and
+	// Suspended, finished Failed and Dead (see pipeline.Admin.Queues).
+	Estimated pipeline.Estimates `json:"estimated,omitzero"`
 }
 
 // DepthResult is what queue.depth answers.
@@ -41,7 +46,7 @@ func (t tools) depth(ctx context.Context, _ *mcp.CallToolRequest, in DepthArgs) 
 		}
 		out.Queues = append(out.Queues, QueueDepth{
 			Queue: q.Queue, Pending: q.Ready + q.Delayed, Suspended: q.Suspended,
-			Running: q.Running, Failed: q.Failed, Dead: q.Dead, Paused: q.Paused,
+			Running: q.Running, Failed: q.Failed, Dead: q.Dead, Paused: q.Paused, Estimated: q.Estimated,
 		})
 	}
 	return nil, out, nil

@@ -10,19 +10,21 @@ import (
 
 // ListArgs are jobs.list's arguments: the filters of `pipe jobs list`.
 type ListArgs struct {
-	Queue  string `json:"queue,omitempty" jsonschema:"only runs in this queue"`
-	Name   string `json:"name,omitempty" jsonschema:"only runs of this job"`
-	State  string `json:"state,omitempty" jsonschema:"only runs in this state: ready, delayed, running, suspended, done, failed, dead or cancelled"`
-	Tenant string `json:"tenant,omitempty" jsonschema:"only runs of this tenant"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"rows per page, 1 to 200; default 50"`
-	After  string `json:"after,omitempty" jsonschema:"the page after this cursor (a page's next)"`
-	Before string `json:"before,omitempty" jsonschema:"the page before this cursor (a page's prev)"`
+	Queue          string `json:"queue,omitempty" jsonschema:"only runs in this queue"`
+	Name           string `json:"name,omitempty" jsonschema:"only runs of this job"`
+	State          string `json:"state,omitempty" jsonschema:"only runs in this state: ready, delayed, running, suspended, done, failed, dead or cancelled"`
+	Tenant         string `json:"tenant,omitempty" jsonschema:"only runs of this tenant"`
+	Key            string `json:"key,omitempty" jsonschema:"only runs with this idempotency key"`
+	ConcurrencyKey string `json:"concurrencyKey,omitempty" jsonschema:"only runs with this concurrency key"`
+	Limit          int    `json:"limit,omitempty" jsonschema:"rows per page, 1 to 200; default 50"`
+	After          string `json:"after,omitempty" jsonschema:"the page after this cursor (a page's next)"`
+	Before         string `json:"before,omitempty" jsonschema:"the page before this cursor (a page's prev)"`
 }
 
 func (t tools) list(ctx context.Context, _ *mcp.CallToolRequest, in ListArgs) (*mcp.CallToolResult, any, error) {
 	page, err := t.admin.List(ctx, pipeline.ListFilter{
 		Queue: in.Queue, Name: in.Name, State: pipeline.State(in.State), Tenant: in.Tenant,
-		Limit: in.Limit, After: in.After, Before: in.Before,
+		Key: in.Key, ConcurrencyKey: in.ConcurrencyKey, Limit: in.Limit, After: in.After, Before: in.Before,
 	})
 	if err != nil {
 		return toolError(err)

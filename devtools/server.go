@@ -18,8 +18,8 @@ func NewServer(admin *pipeline.Admin, manifests []pipeline.Manifest) *mcp.Server
 	})
 	t := tools{admin: admin, manifests: manifests}
 	mcp.AddTool(s, readOnly("jobs.inspect", "Every job this pipe runs as it declares itself: queue, retry policy, concurrency cap, timeouts, event poll and input schema. Pass name for one job."), t.inspect)
-	mcp.AddTool(s, readOnly("queue.depth", "Runs per queue by state: pending (ready or delayed), suspended, running, failed (waiting for a retry) and dead, and whether the queue is paused. Pass queue for one queue."), t.depth)
-	mcp.AddTool(s, readOnly("jobs.list", "One page of runs, newest first. Filter by queue, name, state or tenant; page with the cursors a page answers."), t.list)
+	mcp.AddTool(s, readOnly("queue.depth", "Runs per queue by state: pending (ready or delayed), suspended, running, failed (waiting for a retry) and dead, and whether the queue is paused; estimated names the counts that are estimates (a deep queue's). Pass queue for one queue."), t.depth)
+	mcp.AddTool(s, readOnly("jobs.list", "One page of runs, newest first. Filter by queue, name, state, tenant, idempotency key or concurrency key; page with the cursors a page answers."), t.list)
 	mcp.AddTool(s, readOnly("jobs.show", "One run in full: state, attempts, input, result, its error with the fix, its steps and journal."), t.show)
 	return s
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/pipekit/pipe/errcode"
 )
 
@@ -18,9 +17,16 @@ const MaxJobPage = 200
 // ListFilter selects and pages jobs, newest first. After is the Next cursor of
 // the previous page; Before is the Prev cursor of the next one.
 type ListFilter struct {
-	Queue, Name            string
-	State                  State
-	Tenant, IDPrefix       string
+	Queue, Name      string
+	State            State
+	Tenant, IDPrefix string
+	// Key is a run's idempotency key; ConcurrencyKey the key its job's
+	// concurrency limit counts it under.
+	Key, ConcurrencyKey string
+	// CreatedFrom and CreatedTo bound created_at. The ids made within an
+	// hour of the range bound it too (ids carry their time), so a run
+	// whose created_at lies further from its id's time than that (a
+	// database clock set apart from the enqueuing process's) is not found.
 	CreatedFrom, CreatedTo time.Time
 	// Limit is the page size, 1 to 200. Default 50.
 	Limit         int
@@ -76,21 +82,8 @@ func (a *Admin) List(ctx context.Context, f ListFilter) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	var from, to *time.Time
-	if !f.CreatedFrom.IsZero() {
-		from = &f.CreatedFrom
-	}
-	if !f.CreatedTo.IsZero() {
-		to = &f.CreatedTo
-	}
-	sql, cursorArg := sqlListForward, "after"
-	if backward {
-		sql, cursorArg = sqlListBackward, "before"
-	}
-	rows, err := a.db.Query(ctx, sql.SQL, sql.Args(pgx.NamedArgs{
-		"queue": f.Queue, "name": f.Name, "state": string(f.State), "tenant": f.Tenant, "id_prefix": f.IDPrefix,
-		"created_from": from, "created_to": to, cursorArg: cursor, "limit": f.Limit + 1,
-	})...)
+	sql, args := buildList(f, cursor, backward)
+	rows, err := a.db.Query(ctx, sql, args...)
 	if err != nil {
 		return Page{}, adminErr("list", err)
 	}

@@ -96,6 +96,11 @@ func (a *Admin) Cancel(ctx context.Context, id, reason string) error {
 			return errcode.New(errcode.JobNotCancellable, "the job is %s: it already ended", state).
 				WithFix("only a ready, delayed, running or suspended job can be cancelled")
 		}
+		// the run moves to today's done partition: make it if no worker or
+		// maintenance pass has yet
+		if _, err := EnsurePartitions(ctx, tx); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, sqlCancel, uid); err != nil {
 			return err
 		}

@@ -21,6 +21,19 @@ type QueueStats struct {
 	// with run_at passed) and that wait for a slot. Due + Running is the
 	// queue's demand: the slots it could use now.
 	Due int64 `json:"due"`
+	// Estimated says which counts are estimates (absent: none is).
+	Estimated Estimates `json:"estimated,omitzero"`
+}
+
+// Estimates says which of a queue's counts are estimates rather than
+// exact: Queues counts a queue's runs exactly up to a cap, and estimates
+// past it (see Queues).
+type Estimates struct {
+	// Open covers Ready, Delayed, Suspended and Due.
+	Open    bool `json:"open,omitempty"`
+	Running bool `json:"running,omitempty"`
+	// Finished covers Failed and Dead.
+	Finished bool `json:"finished,omitempty"`
 }
 
 // PauseQueue stops every worker claiming from queue, fleet-wide, from each
@@ -52,25 +65,59 @@ func (a *Admin) PausedQueues(ctx context.Context) ([]string, error) {
 	return out, adminErr("paused queues", err)
 }
 
-// Queues answers every queue that holds a run not done or cancelled, or a
-// pause, with its depth per state. It reads an index of the runs that are
-// not done, so its cost follows the open runs, not the done ones a busy
-// table keeps until maintenance purges them.
+// Queues answers every queue that holds an open run, a failed or dead one,
+// or a pause, with its depth per state. Its cost follows the queues, not
+// the runs: it counts a queue's waiting runs (ready, delayed, suspended)
+// and its running ones exactly up to 100,000 each, its failed and dead
+// ones (kept for the dead retention) up to 10,000, and past a cap it
+// answers an estimate, marked in Estimated (see estimateQueue). While an
+// earlier layout's runs are still to move (pipe migrate), the failed and
+// dead counts add the planner's estimate of those and are marked
+// estimates too.
 func (a *Admin) Queues(ctx context.Context) ([]QueueStats, error) {
-	rows, err := a.db.Query(ctx, sqlQueueStats)
+	var out []QueueStats
+	err := pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+		// A count per queue, capped: the planner prices each at its cap,
+		// and past jit_above_cost would compile the statement (a second,
+		// for what runs in milliseconds).
+		if _, err := tx.Exec(ctx, `select set_config('jit', 'off', true)`); err != nil {
+			return err
+		}
+		var legacy bool
+		var err error
+		if out, legacy, err = countQueues(ctx, tx); err != nil {
+			return err
+		}
+		for i := range out {
+			if err := estimateQueue(ctx, tx, &out[i], legacy); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, adminErr("queues", err)
+}
+
+// countQueues answers the queues with their counts as queue_stats counts
+// them (a count at its cap stopped there), and whether an earlier layout's
+// runs are still to move.
+func countQueues(ctx context.Context, db DB) ([]QueueStats, bool, error) {
+	rows, err := db.Query(ctx, sqlQueueStats, queueOpenExact+1, queueFinishedExact+1)
 	if err != nil {
-		return nil, adminErr("queues", err)
+		return nil, false, err
 	}
 	defer rows.Close()
 	var out []QueueStats
+	var legacy bool
 	for rows.Next() {
 		var q QueueStats
-		if err := rows.Scan(&q.Queue, &q.Paused, &q.Ready, &q.Delayed, &q.Running, &q.Suspended, &q.Failed, &q.Dead, &q.Due); err != nil {
-			return nil, adminErr("queues", err)
+		if err := rows.Scan(&q.Queue, &q.Paused, &q.Ready, &q.Delayed, &q.Running, &q.Suspended, &q.Failed, &q.Dead, &q.Due,
+			&legacy); err != nil {
+			return nil, false, err
 		}
 		out = append(out, q)
 	}
-	return out, adminErr("queues", rows.Err())
+	return out, legacy, rows.Err()
 }
 
 // WorkerInfo is one running worker: it expires one lease after its last

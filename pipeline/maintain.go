@@ -87,8 +87,16 @@ func housekeep(ctx context.Context, db DB, r Retention) (MaintainResult, error) 
 // layout's runs, and vacuums the open runs when they need it.
 func applyRetention(ctx context.Context, db DB, r Retention, m *MaintainResult) error {
 	r = r.withDefaults()
+	dropped := m.PartitionsDropped
 	if err := dropExpired(ctx, db, r, m); err != nil {
 		return err
+	}
+	if m.PartitionsDropped > dropped { // an old edge dropped is made again below the new first day
+		made, err := EnsurePartitions(ctx, db)
+		m.PartitionsMade += made
+		if err != nil {
+			return err
+		}
 	}
 	moved, err := moveLegacySlice(ctx, db, legacySlice)
 	m.Moved = moved

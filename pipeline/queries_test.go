@@ -33,18 +33,3 @@ func sqlLines(sql string) []string {
 	}
 	return out
 }
-
-// The two list pages are their own files; this holds them to one another:
-// the same statement read the other way from the other cursor.
-func TestTheListPagesDifferOnlyInTheirDirection(t *testing.T) {
-	forward, backward := sqlLines(sqlListForward.SQL), sqlLines(sqlListBackward.SQL)
-	turned := strings.NewReplacer("id < ", "id > ", "order by id desc", "order by id asc")
-	want := make([]string, len(forward))
-	for i, l := range forward {
-		want[i] = turned.Replace(l)
-	}
-	if !slices.Equal(backward, want) {
-		t.Fatalf("list_backward.sql is not list_forward.sql read the other way:\n%s\n---\n%s",
-			strings.Join(backward, "\n"), strings.Join(want, "\n"))
-	}
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -20,12 +21,15 @@ type expiredPartition struct {
 	detaching  bool
 }
 
-// sqlExpired lists the expired partitions, oldest first: those whose upper
-// bound (the latest finish they can hold) is older than the retention of
-// their class ($1 done, $2 dead).
+// sqlExpired lists the expired partitions: those whose upper bound (the
+// latest finish they can hold) is older than the retention of their class
+// ($1 done, $2 dead). A detach a killed pass left pending comes first,
+// then the oldest: PostgreSQL refuses a DETACH CONCURRENTLY in a tree
+// while another partition of it is pending detach (55000), and a tree's
+// old edge, made anew below the pending one, expires before it.
 const sqlExpired = `select tree, name, detaching from pipe.run_partitions()
 	where upper <= pipe.now() - case when tree like '%\_done' then $1::interval else $2::interval end
-	order by upper, tree`
+	order by detaching desc, upper, tree`
 
 // dropExpired drops every expired partition of the finished trees. Given a
 // transaction it detaches in it (see Maintain); else it holds one session
@@ -77,9 +81,9 @@ func dropExpiredInSession(ctx context.Context, db DB, r Retention, m *MaintainRe
 	return nil
 }
 
-// dropExpiredInTx detaches and drops the expired partitions inside tx,
-// each under a savepoint and a lock timeout of 500 ms: one that cannot
-// have its lock in time is left for the next pass.
+// dropExpiredInTx detaches (or finishes detaching) and drops the expired
+// partitions inside tx, each under a savepoint and a lock timeout of 500
+// ms: one that cannot have its lock in time is left for the next pass.
 func dropExpiredInTx(ctx context.Context, tx pgx.Tx, r Retention, m *MaintainResult) error {
 	var got bool
 	var timeout string
@@ -92,15 +96,15 @@ func dropExpiredInTx(ctx context.Context, tx pgx.Tx, r Retention, m *MaintainRes
 		return err
 	}
 	for _, p := range parts {
-		if p.detaching {
-			m.DropsDeferred++ // a concurrent detach a killed pass began: FINALIZE cannot run in a transaction
-			continue
-		}
 		err := pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error {
 			if _, err := sp.Exec(ctx, `set local lock_timeout = '500ms'`); err != nil {
 				return err
 			}
-			if _, err := sp.Exec(ctx, fmt.Sprintf(`alter table %s detach partition %s`, p.treeIdent(), p.ident())); err != nil {
+			how := "" // a detach a killed pass left pending is finished
+			if p.detaching {
+				how = " finalize"
+			}
+			if _, err := sp.Exec(ctx, fmt.Sprintf(`alter table %s detach partition %s%s`, p.treeIdent(), p.ident(), how)); err != nil {
 				return err
 			}
 			return dropDetached(ctx, sp, p, m)
@@ -127,7 +131,39 @@ func listExpired(ctx context.Context, db DB, r Retention) ([]expiredPartition, e
 		var p expiredPartition
 		return p, row.Scan(&p.tree, &p.name, &p.detaching)
 	})
-	return parts, adminErr("retention", err)
+	if err != nil {
+		return nil, adminErr("retention", err)
+	}
+	dropping := map[string]bool{} // the trees that lose a partition other than an empty old edge
+	empty := make([]bool, len(parts))
+	for i, p := range parts {
+		if empty[i], err = p.emptyOldEdge(ctx, db); err != nil {
+			return nil, err
+		}
+		if !empty[i] {
+			dropping[p.tree] = true
+		}
+	}
+	kept := parts[:0]
+	for i, p := range parts {
+		if !empty[i] || dropping[p.tree] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, nil
+}
+
+// emptyOldEdge tells whether p is a tree's old edge holding no row. Such an
+// edge is dropped only with the partition above it (and made again below
+// the tree's new first day, so that the tree stays whole): alone, the next
+// pass would only make it again where it was.
+func (p expiredPartition) emptyOldEdge(ctx context.Context, db DB) (bool, error) {
+	if p.detaching || !strings.HasSuffix(p.name, "_old") {
+		return false, nil
+	}
+	var holds bool
+	err := db.QueryRow(ctx, `select exists (select from `+p.ident()+`)`).Scan(&holds)
+	return !holds, adminErr("retention", err)
 }
 
 // dropDetached counts the runs of a detached partition (a journal's rows

@@ -206,11 +206,12 @@ declare
     top timestamptz;
 begin
     foreach t in array array['runs_' || class, 'run_events_' || class] loop
+        -- a partition whose detach a killed retention pass left pending
+        -- still holds its range and its name: the new partitions go around
+        -- it, and a new old edge is made once a pending one is dropped
         select min(p.lower) filter (where p.lower > '-infinity'), max(p.upper)
           into low, top
-          from pipe.run_partitions() p where p.tree = t and not p.detaching;
-        -- an old edge whose detach a killed retention pass left pending
-        -- still holds its name: a new one is made once it is dropped
+          from pipe.run_partitions() p where p.tree = t;
         if not exists (select from pipe.run_partitions() p where p.tree = t and p.lower = '-infinity') then
             perform pipe.attach_run_partition(t, 'old', null, coalesce(low, floor));
             made := made + 1;
@@ -233,20 +234,34 @@ end
 $$;
 
 -- Make every partition a run finishing at at (default: the database
--- clock's now) needs: today's, yesterday's and two days ahead for done
--- runs, this week's, last week's and the next for dead ones. past makes the
--- retention's worth behind them too (15 days, 13 weeks), for runs moved
--- from an earlier layout, in a tree that has none yet. Safe to call any
--- time from anywhere: callers serialize on an advisory lock. Answers how
--- many partitions it attached.
+-- clock's now) needs: yesterday's, today's and the next two days' for done
+-- runs, last week's, this week's and the next one's for dead ones. past
+-- makes the retention's worth behind them too (15 days, 13 weeks), for
+-- runs moved from an earlier layout, in a tree that has none yet. Safe to
+-- call any time from anywhere: when every partition is there already (the
+-- usual case) it answers at once, taking no lock; else callers serialize
+-- on an advisory lock. It runs as the schema's owner, so that a worker's
+-- or an operator's role needs no right to create tables. Answers how many
+-- partitions it attached.
 create function pipe.ensure_run_partitions(at timestamptz default pipe.now(), past boolean default false) returns integer
     language plpgsql
+    security definer
+    set search_path = pg_catalog, pg_temp
     set datestyle = 'ISO' set timezone = 'UTC'
 as $$
 declare
     day  timestamptz := date_trunc('day', at);
     week timestamptz := date_trunc('week', at);
 begin
+    if not past and not exists (
+        with p as materialized (select * from pipe.run_partitions())
+        select from (values ('runs_done', day + interval '3 days'), ('run_events_done', day + interval '3 days'),
+                            ('runs_dead', week + interval '2 weeks'), ('run_events_dead', week + interval '2 weeks')) h(tree, horizon)
+        where coalesce((select max(p.upper) from p where p.tree = h.tree), '-infinity') < h.horizon
+           or not exists (select from p where p.tree = h.tree and p.lower = '-infinity')
+    ) then
+        return 0;
+    end if;
     perform pg_advisory_xact_lock(7401190238118);
     return pipe.extend_run_partitions('done', interval '1 day',
                day - case when past then interval '15 days' else interval '1 day' end, day - interval '1 day', day + interval '3 days')

@@ -53,6 +53,8 @@ func (a *app) jobsListCommand() *cobra.Command {
 	fl.StringVar((*string)(&f.State), "state", "", "only jobs in this state (ready, delayed, running, suspended, done, failed, dead, cancelled)")
 	fl.StringVar(&f.Tenant, "tenant", "", "only jobs of this tenant")
 	fl.StringVar(&f.IDPrefix, "id-prefix", "", "only jobs whose id starts with this (lowercase hex)")
+	fl.StringVar(&f.Key, "key", "", "only jobs with this idempotency key")
+	fl.StringVar(&f.ConcurrencyKey, "concurrency-key", "", "only jobs with this concurrency key")
 	fl.StringVar(&from, "created-from", "", "only jobs created at or after this RFC 3339 instant")
 	fl.StringVar(&to, "created-to", "", "only jobs created before this RFC 3339 instant")
 	fl.IntVar(&f.Limit, "limit", 50, "rows per page, 1 to "+strconv.Itoa(pipeline.MaxJobPage))

@@ -11,6 +11,8 @@ func TestMaintainPurgesPastRetention(t *testing.T) {
 	b := setup(t)
 	old, kept := b.enqueueDemo(t, "old"), b.enqueueDemo(t, "kept")
 	wantOK(t, b.pipe(t, "jobs", "cancel", old))
+	// The run (not its journal, which stays in today's partition) moved to
+	// two days ago: below the first day, in the old edge partition.
 	if _, err := b.pool.Exec(t.Context(), `update pipe.jobs set finished_at = finished_at - interval '2 days' where id = $1`, old); err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +26,7 @@ func TestMaintainPurgesPastRetention(t *testing.T) {
 
 	second := b.pipe(t, "maintain", "--done-retention", "1d")
 	wantOK(t, second)
-	if second.stdout != "purged 1 finished run(s) in 2 partition(s); rolled up 0 counter bucket(s); dropped 0 published event(s) and 0 expired worker(s)\n" {
+	if second.stdout != "purged 1 finished run(s) in 1 partition(s); rolled up 0 counter bucket(s); dropped 0 published event(s) and 0 expired worker(s)\n" {
 		t.Fatalf("maintain printed %q", second.stdout)
 	}
 	wantError(t, b.pipe(t, "jobs", "show", old), 1, "X_JOB_NOT_FOUND")

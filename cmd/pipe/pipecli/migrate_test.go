@@ -35,11 +35,12 @@ func TestMigrateTwiceSecondIsNoOp(t *testing.T) {
 	type migrated struct {
 		Applied []int `json:"applied"`
 		Version int   `json:"version"`
+		Moved   int64 `json:"legacyRunsMoved"`
 	}
 	third := b.pipe(t, "migrate", "--json")
 	wantOK(t, third)
 	got := decode[migrated](t, third.stdout)
-	if len(got.Applied) != 0 || got.Version != pipeline.LatestMigration() {
+	if len(got.Applied) != 0 || got.Version != pipeline.LatestMigration() || got.Moved != 0 {
 		t.Fatalf("migrate --json on a migrated database = %+v", got)
 	}
 }

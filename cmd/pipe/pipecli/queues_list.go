@@ -39,10 +39,19 @@ func (a *app) renderQueues(qs []pipeline.QueueStats) error {
 	}
 	t := newTable(a.stdout, "QUEUE", "PAUSED", "READY", "DELAYED", "RUNNING", "SUSPENDED", "FAILED", "DEAD")
 	for _, q := range qs {
-		t.row(q.Queue, yesNo(q.Paused), count(q.Ready), count(q.Delayed), count(q.Running), count(q.Suspended),
-			count(q.Failed), count(q.Dead))
+		e := q.Estimated
+		t.row(q.Queue, yesNo(q.Paused), depth(q.Ready, e.Open), depth(q.Delayed, e.Open), depth(q.Running, e.Running),
+			depth(q.Suspended, e.Open), depth(q.Failed, e.Finished), depth(q.Dead, e.Finished))
 	}
 	return t.flush()
+}
+
+// depth writes one of a queue's counts: in full, or as an estimate (~1.2M).
+func depth(n int64, estimated bool) string {
+	if estimated {
+		return pipeline.FormatEstimate(n)
+	}
+	return count(n)
 }
 
 func yesNo(b bool) string {

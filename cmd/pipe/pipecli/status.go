@@ -157,7 +157,9 @@ func (st devStatus) text() string {
 		if q.Paused {
 			b.WriteString(" (paused)")
 		}
-		fmt.Fprintf(&b, ": %d ready, %d delayed, %d running, %d suspended", q.Ready, q.Delayed, q.Running, q.Suspended)
+		e := q.Estimated
+		fmt.Fprintf(&b, ": %s ready, %s delayed, %s running, %s suspended",
+			depth(q.Ready, e.Open), depth(q.Delayed, e.Open), depth(q.Running, e.Running), depth(q.Suspended, e.Open))
 	}
 	return b.String()
 }
