@@ -67,10 +67,11 @@ func (a *Admin) PausedQueues(ctx context.Context) ([]string, error) {
 
 // Queues answers every queue that holds an open run, a failed or dead one,
 // or a pause, with its depth per state. Its cost follows the queues, not
-// the runs: it counts a queue's waiting runs (ready, delayed, suspended)
-// and its running ones exactly up to 100,000 each, its failed and dead
-// ones (kept for the dead retention) up to 10,000, and past a cap it
-// answers an estimate, marked in Estimated (see estimateQueue). While an
+// the runs: it counts the open runs exactly while each open state holds at
+// most 100,000 of them (all queues together, read from one index), a
+// queue's failed and dead ones (kept for the dead retention) up to 1,000,
+// and past a cap it answers an estimate from the tables' statistics,
+// marked in Estimated (see estimateQueues). While an
 // earlier layout's runs are still to move (pipe migrate), the failed and
 // dead counts add the planner's estimate of those and are marked
 // estimates too.
@@ -88,12 +89,7 @@ func (a *Admin) Queues(ctx context.Context) ([]QueueStats, error) {
 		if out, legacy, err = countQueues(ctx, tx); err != nil {
 			return err
 		}
-		for i := range out {
-			if err := estimateQueue(ctx, tx, &out[i], legacy); err != nil {
-				return err
-			}
-		}
-		return nil
+		return estimateQueues(ctx, tx, out, legacy)
 	})
 	return out, adminErr("queues", err)
 }

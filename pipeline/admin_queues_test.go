@@ -63,6 +63,15 @@ func TestQueueDepthIsExactBelowItsCapAndEstimatedAbove(t *testing.T) {
 	if err != nil || len(qs) != 3 || qs[0].Queue != "big" || qs[1].Queue != "idle" || qs[2].Queue != "small" {
 		t.Fatalf("queues %+v, %v", qs, err)
 	}
+	if exact := pipeline.NewAdmin(pool); true {
+		pipeline.SetQueueExact(t, 100_000, 10_000)
+		qs, err := exact.Queues(ctx)
+		want := pipeline.QueueStats{Queue: "small", Ready: 10, Delayed: 5, Running: 2, Suspended: 3, Failed: 8, Dead: 7, Due: 13}
+		if err != nil || len(qs) != 3 || qs[2] != want || qs[0].Ready != 3000 || qs[0].Dead != 6000 || qs[0].Estimated != (pipeline.Estimates{}) {
+			t.Fatalf("below the caps %+v, %v; want every count exact", qs, err)
+		}
+		pipeline.SetQueueExact(t, 500, 400)
+	}
 	small := pipeline.QueueStats{Queue: "small", Ready: 10, Delayed: 5, Running: 2, Suspended: 3, Failed: 8, Dead: 7, Due: 13}
 	if qs[1] != (pipeline.QueueStats{Queue: "idle", Paused: true}) || qs[2] != small {
 		t.Fatalf("the small queues %+v; want exact counts, none estimated", qs[1:])
