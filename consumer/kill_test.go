@@ -83,7 +83,11 @@ func killConsumer(pool *pgxpool.Pool) *consumer.Consumer[item, int64] {
 			if _, err := pool.Exec(ctx, `insert into deliveries select $1, unnest($2::bigint[]), $3`, key, ns, pid); err != nil {
 				return 0, err
 			}
-			if _, err := tx.Exec(ctx, `select pg_sleep(0.01)`); err != nil {
+			// the batch stays in hand long enough for the test, which polls
+			// for one every millisecond, to kill the process with it (10 ms
+			// was not, under -race on a loaded machine: 1 run in 4 killed
+			// a process whose batch had committed)
+			if _, err := tx.Exec(ctx, `select pg_sleep(0.05)`); err != nil {
 				return 0, err
 			}
 			return handleEffects(ctx, tx, key, items)
