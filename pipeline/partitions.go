@@ -8,9 +8,9 @@ import (
 )
 
 // EnsurePartitions makes every partition of finished runs (and their
-// journals) that a run finishing in the next days needs: today's,
-// yesterday's and three days ahead for done and cancelled runs; this
-// week's, last week's and two weeks ahead for dead and failed ones. The
+// journals) that a run finishing in the next days needs: yesterday's,
+// today's and the next two days' for done and cancelled runs; last week's,
+// this week's and the next one's for dead and failed ones. The
 // worker calls it at start and the maintenance hourly; a run that finds no
 // partition (a database whose maintenance has not run for days) makes them
 // and settles again. Answers how many partitions it made.

@@ -742,3 +742,60 @@ func TestASettleIntoADayWithoutPartitionMakesIt(t *testing.T) {
 	checkContiguous(t, pool, "runs_dead", aWeek)
 	checkContiguous(t, pool, "run_events_dead", aWeek)
 }
+
+// TestARetryOfARunInAnOldPartitionRunsItAgain: a run dead ten days ago
+// lives in that week's partition of dead runs, its journal beside it. An
+// operator's retry moves it (and its journal) back to the open runs; it
+// replays its completed step from the journal rather than running it
+// again, ends done, and settles into today's partition of done runs.
+func TestARetryOfARunInAnOldPartitionRunsItAgain(t *testing.T) {
+	ctx := context.Background()
+	pool := partitionPool(t, "", 0)
+	clock := fixtures.FreezeClock(t, pool, time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
+	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	var stepRuns, attempts atomic.Int32
+	j := pipeline.MustJob("retried-later", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
+		if _, err := pipeline.Step(ctx, "once", func(context.Context) (int, error) { return int(stepRuns.Add(1)), nil }); err != nil {
+			return 0, err
+		}
+		if attempts.Add(1) == 1 {
+			return 0, errors.New("the first attempt fails")
+		}
+		return 1, nil
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 1}})
+	startWorker(t, pool, pipeline.WorkerConfig{}, j)
+	res, err := j.Enqueue(ctx, pool, noInput{K: "old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	awaitState(t, pool, res.ID, "dead")
+	if n := scalar[int64](t, pool, `select count(*) from pipe.runs_dead_20260302 where id = $1`, res.ID); n != 1 {
+		t.Fatalf("the dead run is not in its week's partition (%d)", n)
+	}
+
+	clock.Advance(t, 10*aDay)
+	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	if err := pipeline.NewAdmin(pool).Requeue(ctx, res.ID); err != nil {
+		t.Fatal(err)
+	}
+	awaitState(t, pool, res.ID, "done")
+	if stepRuns.Load() != 1 || attempts.Load() != 2 {
+		t.Fatalf("the step ran %d times over %d attempts; want once over 2", stepRuns.Load(), attempts.Load())
+	}
+	if n := scalar[int64](t, pool, `select count(*) from pipe.runs_done_20260312 where id = $1`, res.ID); n != 1 {
+		t.Fatal("the retried run did not settle into today's partition")
+	}
+	var open, elsewhere int64
+	if err := pool.QueryRow(ctx, `select count(*) filter (where run_state = 'open'),
+			count(*) filter (where run_state <> 'done' or run_finished_at < '2026-03-12')
+		from pipe.run_events where job_id = $1`, res.ID).Scan(&open, &elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	if open != 0 || elsewhere != 0 {
+		t.Fatalf("%d journal rows left open and %d away from the run's partition", open, elsewhere)
+	}
+}
