@@ -32,9 +32,20 @@
 // rewound, cancelled. The transitions every run has (enqueued, and claimed
 // and completed for its first eight claims) are appended to the run's own
 // row, which those statements write anyway; all other events are rows of
-// pipe.events. One sequence orders both, and the view pipe.journal reads
-// them as one. The pipe.jobs row is the projection the claim reads.
+// pipe.run_events. One sequence orders both, and the view pipe.journal
+// reads them as one. The run's row is the projection the claim reads.
 // [Admin.Show] renders both.
+//
+// # The job store
+//
+// Runs live in pipe.runs, partitioned by state: the open runs in
+// pipe.runs_open, the only table a claim, an enqueue or a step write
+// reads; done and cancelled runs in a partition per UTC day they finished,
+// dead and failed ones in a partition per week. A settle moves the run, and
+// its journal, to its finish's partition. [Maintain] makes partitions ahead
+// and drops whole ones past [Retention] (DETACH ... CONCURRENTLY, never a
+// DELETE); [EnsurePartitions] and [MoveLegacyRuns] are its parts a caller
+// may want alone. pipe.jobs and pipe.events are views over them.
 //
 // # Steps
 //
