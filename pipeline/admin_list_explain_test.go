@@ -2,15 +2,10 @@ package pipeline_test
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -91,45 +86,5 @@ func indexParents(t *testing.T, pool *pgxpool.Pool) map[string]string {
 // back.
 func listExplain(t *testing.T, pool *pgxpool.Pool, mode, sql string, args []any) string {
 	t.Helper()
-	ctx := context.Background()
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	if _, err := tx.Exec(ctx, "set local plan_cache_mode = "+mode); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Prepare(ctx, "list", sql); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = tx.Conn().Deallocate(ctx, "list") }()
-	lits := make([]string, len(args))
-	for i, a := range args {
-		lits[i] = listLiteral(a)
-	}
-	rows, err := tx.Query(ctx, "explain execute list("+strings.Join(lits, ", ")+")")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// listLiteral writes one of List's arguments as an SQL literal.
-func listLiteral(a any) string {
-	switch v := a.(type) {
-	case string:
-		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
-	case int:
-		return strconv.Itoa(v)
-	case uuid.UUID:
-		return "'" + v.String() + "'::uuid"
-	case time.Time:
-		return "'" + v.Format(time.RFC3339Nano) + "'::timestamptz"
-	}
-	panic(fmt.Sprintf("listLiteral: %T", a))
+	return explainAsRun(t, pool, "set local plan_cache_mode = "+mode, "", sql, args)
 }

@@ -336,9 +336,6 @@ func TestARunFinishingAtMidnightIsInTheDayStartingThen(t *testing.T) {
 	if m.Purged != 1 {
 		t.Errorf("the pass purged %d runs; want 1", m.Purged)
 	}
-	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil { // the old edges the pass dropped
-		t.Fatal(err)
-	}
 	checkContiguous(t, pool, "runs_done", aDay)
 	checkContiguous(t, pool, "run_events_done", aDay)
 }
@@ -619,9 +616,6 @@ func TestAKilledRetentionPassIsFinishedByTheNext(t *testing.T) {
 		if _, err := pipeline.Maintain(ctx, pool, r); err != nil {
 			t.Fatalf("the pass after the kill: %v", err)
 		}
-		if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil { // the old edges the pass dropped
-			t.Fatal(err)
-		}
 		checkContiguous(t, pool, "runs_done", aDay)
 		checkContiguous(t, pool, "run_events_done", aDay)
 	})
@@ -677,9 +671,6 @@ func TestAKilledRetentionPassIsFinishedByTheNext(t *testing.T) {
 		if n := scalar[int64](t, pool, `select count(*) from pipe.jobs where id = $1`, id) +
 			scalar[int64](t, pool, `select count(*) from pipe.events where job_id = $1`, id); n != 0 {
 			t.Error("the expired run or its journal is still there")
-		}
-		if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil { // the old edges the pass dropped
-			t.Fatal(err)
 		}
 		checkContiguous(t, pool, "runs_done", aDay)
 		checkContiguous(t, pool, "run_events_done", aDay)

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pipekit/pipe/fixtures"
@@ -106,12 +109,17 @@ func explainAsRun(t *testing.T, pool interface {
 	return strings.Join(lines, "\n")
 }
 
-// literal writes a test argument as an SQL literal (the values are the
-// test's own: no quotes in them).
+// literal writes a test argument as an SQL literal.
 func literal(a any) string {
 	switch v := a.(type) {
 	case string:
-		return "'" + v + "'"
+		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+	case int:
+		return strconv.Itoa(v)
+	case uuid.UUID:
+		return "'" + v.String() + "'::uuid"
+	case time.Time:
+		return "'" + v.Format(time.RFC3339Nano) + "'::timestamptz"
 	case []string:
 		return "'{" + strings.Join(v, ",") + "}'"
 	case []int32:
