@@ -53,7 +53,7 @@ func (a *Admin) PromoteMany(ctx context.Context, f BulkFilter) (BulkResult, erro
 
 func (a *Admin) bulk(ctx context.Context, what, sql string, f BulkFilter) (BulkResult, error) {
 	if !f.State.Valid() {
-		return BulkResult{}, pageInvalid("a bulk call needs one of the states " + stateNames())
+		return BulkResult{}, pageInvalid("a bulk call needs one of the states "+stateNames(), "pass one of those states")
 	}
 	var r BulkResult
 	var woken int64 // the queues a requeue or promote woke; a remove wakes none

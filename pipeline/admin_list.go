@@ -44,9 +44,9 @@ const cursorPrefix = "c1."
 
 var idPrefixPattern = regexp.MustCompile(`^[0-9a-f-]{1,36}$`)
 
-func pageInvalid(why string) error {
-	return errcode.New(errcode.JobPageInvalid, "list: %s", why).
-		WithFix("ask for 1 to 200 rows and pass back only cursors a page answered")
+// pageInvalid refuses a listing's filter or page, with the fix for it.
+func pageInvalid(why, fix string) error {
+	return errcode.New(errcode.JobPageInvalid, "list: %s", why).WithFix(fix)
 }
 
 func (f ListFilter) validate() (ListFilter, *uuid.UUID, bool, error) {
@@ -54,16 +54,16 @@ func (f ListFilter) validate() (ListFilter, *uuid.UUID, bool, error) {
 		f.Limit = 50
 	}
 	if f.Limit < 0 || f.Limit > MaxJobPage {
-		return f, nil, false, pageInvalid("the page size is outside 1 to 200")
+		return f, nil, false, pageInvalid("the page size is outside 1 to 200", "ask for 1 to 200 rows")
 	}
 	if f.After != "" && f.Before != "" {
 		return f, nil, false, errcode.New(errcode.Invariant, "list: After and Before together").WithFix("pass one cursor")
 	}
 	if f.State != "" && !f.State.Valid() {
-		return f, nil, false, pageInvalid("the state is not one of " + stateNames())
+		return f, nil, false, pageInvalid("the state is not one of "+stateNames(), "pass one of those states")
 	}
 	if f.IDPrefix != "" && !idPrefixPattern.MatchString(f.IDPrefix) {
-		return f, nil, false, pageInvalid("the id prefix is not lowercase hex")
+		return f, nil, false, pageInvalid("the id prefix is not lowercase hex", "pass the start of an id as `pipe jobs list` prints it")
 	}
 	cur := f.After + f.Before
 	if cur == "" {
@@ -71,7 +71,7 @@ func (f ListFilter) validate() (ListFilter, *uuid.UUID, bool, error) {
 	}
 	id, err := uuid.Parse(strings.TrimPrefix(cur, cursorPrefix))
 	if !strings.HasPrefix(cur, cursorPrefix) || err != nil {
-		return f, nil, false, pageInvalid("the cursor was not made by a page")
+		return f, nil, false, pageInvalid("the cursor was not made by a page", "pass back only a cursor a page answered (its next or prev)")
 	}
 	return f, &id, f.Before != "", nil
 }
