@@ -100,3 +100,13 @@ func adminErr(what string, err error) error {
 	}
 	return errcode.Postgres(context.Background(), err, what)
 }
+
+// onRun runs an operator's command on one run in its own transaction, and
+// again when the run moved to another partition under it (a worker settling
+// it as the command locked it): the command then reads the run's new state
+// and answers for that, as it would had it come a moment later.
+func (a *Admin) onRun(ctx context.Context, verb string, fn func(pgx.Tx) error) error {
+	return adminErr(verb, retryMoved(ctx, a.db, func() error {
+		return pgx.BeginFunc(ctx, a.db, fn)
+	}))
+}

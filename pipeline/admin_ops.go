@@ -34,7 +34,7 @@ func (a *Admin) Requeue(ctx context.Context, id string, opts ...RequeueOptions) 
 	if err != nil {
 		return err
 	}
-	return adminErr("requeue", pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+	return a.onRun(ctx, "requeue", func(tx pgx.Tx) error {
 		state, err := lockRow(ctx, tx, uid)
 		if err != nil {
 			return err
@@ -55,7 +55,7 @@ func (a *Admin) Requeue(ctx context.Context, id string, opts ...RequeueOptions) 
 			return err
 		}
 		return journal(ctx, tx, uid, evRequeued, "", map[string]string{"fromStep": o.FromStep})
-	}))
+	})
 }
 
 func rewind(ctx context.Context, tx pgx.Tx, id uuid.UUID, step string) error {
@@ -87,7 +87,7 @@ func (a *Admin) Cancel(ctx context.Context, id, reason string) error {
 	if err != nil {
 		return err
 	}
-	return adminErr("cancel", pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+	return a.onRun(ctx, "cancel", func(tx pgx.Tx) error {
 		state, err := lockRow(ctx, tx, uid)
 		if err != nil {
 			return err
@@ -110,7 +110,7 @@ func (a *Admin) Cancel(ctx context.Context, id, reason string) error {
 			}
 		}
 		return journal(ctx, tx, uid, evCancelled, "", map[string]string{"reason": reason})
-	}))
+	})
 }
 
 // Promote runs a job waiting on its run_at (delayed, or ready backing off
@@ -120,7 +120,7 @@ func (a *Admin) Promote(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return adminErr("promote", pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+	return a.onRun(ctx, "promote", func(tx pgx.Tx) error {
 		if _, err := lockRow(ctx, tx, uid); err != nil {
 			return err
 		}
@@ -136,7 +136,7 @@ func (a *Admin) Promote(ctx context.Context, id string) error {
 			return err
 		}
 		return journal(ctx, tx, uid, evPromoted, "", nil)
-	}))
+	})
 }
 
 // Remove deletes a job and its journal. A running job is X_JOB_NOT_REMOVABLE.
@@ -145,7 +145,7 @@ func (a *Admin) Remove(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return adminErr("remove", pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+	return a.onRun(ctx, "remove", func(tx pgx.Tx) error {
 		state, err := lockRow(ctx, tx, uid)
 		if err != nil {
 			return err
@@ -159,7 +159,7 @@ func (a *Admin) Remove(ctx context.Context, id string) error {
 		}
 		_, err = tx.Exec(ctx, `delete from pipe.runs where id = $1`, uid)
 		return err
-	}))
+	})
 }
 
 // ResolveStep settles a once-step whose outcome is unknown: ran (with the
@@ -173,7 +173,7 @@ func (a *Admin) ResolveStep(ctx context.Context, id, step string, ran bool, outp
 	if ran && !json.Valid(output) {
 		return errcode.New(errcode.Invariant, "the output is not JSON").WithFix("pass --output with a JSON value")
 	}
-	return adminErr("resolve-step", pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
+	return a.onRun(ctx, "resolve-step", func(tx pgx.Tx) error {
 		state, err := lockRow(ctx, tx, uid)
 		if err != nil {
 			return err
@@ -194,5 +194,5 @@ func (a *Admin) ResolveStep(ctx context.Context, id, step string, ran bool, outp
 			data["output"] = output
 		}
 		return journal(ctx, tx, uid, evStepResolved, step, data)
-	}))
+	})
 }
