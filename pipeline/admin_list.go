@@ -23,9 +23,9 @@ type ListFilter struct {
 	// Key is a run's idempotency key; ConcurrencyKey the key its job's
 	// concurrency limit counts it under.
 	Key, ConcurrencyKey string
-	// CreatedFrom and CreatedTo bound created_at. The ids made within an
-	// hour of the range bound it too (ids carry their time), so a run
-	// whose created_at lies further from its id's time than that (a
+	// CreatedFrom and CreatedTo bound created_at. The ids made within
+	// five minutes of the range bound it too (ids carry their time), so a
+	// run whose created_at lies further from its id's time than that (a
 	// database clock set apart from the enqueuing process's) is not found.
 	CreatedFrom, CreatedTo time.Time
 	// Limit is the page size, 1 to 200. Default 50.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -146,6 +147,37 @@ func TestTheIDPrefixMatchesTheIDsText(t *testing.T) {
 		}
 		if got := pageIDs(page); !slices.Equal(got, want) {
 			t.Errorf("%q: List answered %v; like answers %v", prefix, got, want)
+		}
+	}
+}
+
+// A created range finds a run whose enqueuing process's clock stood up to
+// minutes off the database's: its created_at (the database's clock) four
+// minutes either side of the time its id carries (the process's).
+func TestACreatedRangeFindsARunEnqueuedByASkewedClock(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	j := pipeline.MustJob("skewed", keyK, func(context.Context, *pipeline.Run[noInput]) (int, error) { return 0, nil })
+	for _, c := range []struct {
+		key  string
+		skew string
+	}{{"ahead", "4 minutes"}, {"behind", "-4 minutes"}} {
+		res, err := j.Enqueue(ctx, pool, noInput{K: c.key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var created time.Time
+		if err := pool.QueryRow(ctx, `update pipe.runs set created_at = created_at + $2::interval
+			where id = $1 returning created_at`, res.ID, c.skew).Scan(&created); err != nil {
+			t.Fatal(err)
+		}
+		page, err := pipeline.NewAdmin(pool).List(ctx, pipeline.ListFilter{
+			CreatedFrom: created.Add(-time.Second), CreatedTo: created.Add(time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Jobs) != 1 || page.Jobs[0].ID != res.ID {
+			t.Errorf("a run created %s off its id's time: the range answered %d runs", c.skew, len(page.Jobs))
 		}
 	}
 }

@@ -101,17 +101,20 @@ func listCases(t *testing.T, pool *pgxpool.Pool) []listCase {
 	}
 }
 
-// listIndexes are the indexes of the finished trees a filter is for.
+// listIndexes are the indexes a filter is read through: the finished
+// trees' and, for the filters the claim's indexes do not answer, the open
+// runs'.
 var listIndexes = map[string][]string{
-	"name":            {"runs_done_name", "runs_dead_name"},
-	"queue":           {"runs_done_queue", "runs_dead_queue"},
-	"tenant":          {"runs_done_tenant", "runs_dead_tenant"},
-	"key":             {"runs_done_key", "runs_dead_key"},
-	"concurrency key": {"runs_done_concurrency_key", "runs_dead_concurrency_key"},
-	"id prefix":       {"runs_done_id", "runs_dead_id"},
-	"created range":   {"runs_done_id", "runs_dead_id"},
-	"state done":      {"runs_done_id"},
-	"state dead":      {"runs_dead_id"},
+	"name":             {"runs_done_name", "runs_dead_name"},
+	"queue":            {"runs_done_queue", "runs_dead_queue"},
+	"tenant":           {"runs_done_tenant", "runs_dead_tenant", "runs_open_tenant"},
+	"key":              {"runs_done_key", "runs_dead_key", "runs_open_key"},
+	"concurrency key":  {"runs_done_concurrency_key", "runs_dead_concurrency_key", "runs_open_concurrency_key"},
+	"queue and tenant": {"runs_open_tenant"},
+	"id prefix":        {"runs_done_id", "runs_dead_id"},
+	"created range":    {"runs_done_id", "runs_dead_id"},
+	"state done":       {"runs_done_id"},
+	"state dead":       {"runs_dead_id"},
 }
 
 // Every filter of the operator's list reads the finished partitions

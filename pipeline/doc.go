@@ -45,7 +45,10 @@
 // its journal, to its finish's partition. [Maintain] makes partitions ahead
 // and drops whole ones past [Retention] (DETACH ... CONCURRENTLY, never a
 // DELETE); [EnsurePartitions] and [MoveLegacyRuns] are its parts a caller
-// may want alone. pipe.jobs and pipe.events are views over them.
+// may want alone. pipe.jobs and pipe.events are views over them. Every
+// filter of [Admin.List] reads an index of each partition newest first: the
+// finished ones carry one per filter, the open runs the claim's and one
+// each for a key, a tenant and a concurrency key.
 //
 // # Steps
 //
