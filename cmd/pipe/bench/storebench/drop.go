@@ -54,7 +54,7 @@ type Statements struct {
 // pipeline.Maintain on a pool of its own with a retention that expires the
 // oldest day of finished runs. It answers what Maintain dropped and how
 // long the stream's statements took while it ran.
-func dropDay(ctx context.Context, s *scratch, logger *slog.Logger) (Drop, error) {
+func dropDay(ctx context.Context, s *scratch, days int, logger *slog.Logger) (Drop, error) {
 	var d Drop
 	var ran atomic.Int64
 	job, err := noopJob(streamName, streamQueue, &ran)
@@ -87,11 +87,11 @@ func dropDay(ctx context.Context, s *scratch, logger *slog.Logger) (Drop, error)
 		return d, err
 	}
 	today := now.UTC().Truncate(24 * time.Hour)
-	// The oldest day's partition ends 13 days before today: keep the runs
-	// a second less than that ago, and it alone of the days with runs has
-	// expired.
-	keep := now.Sub(today.AddDate(0, 0, -(spanDays-1))) - time.Second
-	d.Day, d.RetentionDone = today.AddDate(0, 0, -spanDays).Format(time.DateOnly), keep.Round(time.Second).String()
+	// The oldest day's partition ends days-1 days before today: keep the
+	// runs a second less than that ago, and it alone of the days with runs
+	// has expired.
+	keep := now.Sub(today.AddDate(0, 0, -(days-1))) - time.Second
+	d.Day, d.RetentionDone = today.AddDate(0, 0, -days).Format(time.DateOnly), keep.Round(time.Second).String()
 	m0 := time.Now()
 	res, err := pipeline.Maintain(ctx, maint, pipeline.Retention{Done: keep, Dead: 365 * 24 * time.Hour})
 	m1 := time.Now()

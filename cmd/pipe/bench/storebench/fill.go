@@ -22,6 +22,7 @@ const seqsPerRun = 4
 // before now.
 type fillPlan struct {
 	finished, open int
+	days           int
 	from           time.Time
 	span           time.Duration
 	now            time.Time

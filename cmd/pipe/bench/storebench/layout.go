@@ -9,7 +9,8 @@ import (
 )
 
 // spanDays is how many whole UTC days before today the finished runs
-// cover, one day partition each.
+// cover by default, one day partition each, and at most: the partitions the
+// bench lays out reach 15 days back.
 const spanDays = 14
 
 // resetPartitions lays out a fresh database's finished partitions as a

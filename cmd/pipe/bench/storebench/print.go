@@ -36,6 +36,14 @@ func printReads(out io.Writer, reads []Read, samples int) {
 	}
 }
 
+func printPages(out io.Writer, pages []Page, samples int) {
+	fmt.Fprintf(out, "console pages (%d GETs each over HTTP on loopback, timed to the document's last byte):\n", samples)
+	fmt.Fprintf(out, "  %-30s %8s %8s %8s %8s  %s\n", "page", "p50 ms", "p99 ms", "max ms", "bytes", "last path")
+	for _, p := range pages {
+		fmt.Fprintf(out, "  %-30s %8.2f %8.2f %8.2f %8d  %s\n", p.Name, p.P50Ms, p.P99Ms, p.MaxMs, p.Bytes, p.Path)
+	}
+}
+
 func printThroughput(out io.Writer, t Throughput) {
 	f, e := t.Full, t.Empty
 	fmt.Fprintf(out, "throughput (%s no-op runs per store and round, %d rounds taking turns, the best counts; worker: %s):\n",

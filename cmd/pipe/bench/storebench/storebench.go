@@ -1,7 +1,7 @@
 // Package storebench is `pipe bench store`: the job store at volume (issue
 // 26). It makes a scratch database on the server it is pointed at and
 // fills it by COPY straight into pipe.runs and pipe.run_events — finished
-// runs spread evenly over the 14 whole UTC days before today (3% dead or
+// runs spread evenly over the 14 (or --days) whole UTC days before today (3% dead or
 // failed), open runs enqueued within the hour, 20 jobs in 10 queues, 50
 // tenants (10 with no runs), a journal row per four runs — and measures
 // there, printing each figure as it completes:
@@ -11,6 +11,8 @@
 //	reads       p50/p99 of every operator read pipeline.Admin serves the CLI, console and MCP
 //	            (list by each filter, the next and previous page, show, queue stats,
 //	            counters), each with the scans of its plan
+//	pages       p50/p99 of every console page (and the jobs page's filters) over HTTP,
+//	            timed to the document's last byte
 //	throughput  EnqueueMany and work-down of no-op runs with the worker `pipe worker`
 //	            ships, and its claim latency, in the full store and in a second, empty
 //	            scratch database, in rounds that take turns (the best round counts)
@@ -38,6 +40,9 @@ type Options struct {
 	// Finished is how many finished runs the store holds. Default
 	// 10,000,000.
 	Finished int
+	// Days is how many whole UTC days before today the finished runs
+	// spread over, one partition each; 2 to 14. Default 14.
+	Days int
 	// Open is how many open runs it holds. Default 100,000.
 	Open int
 	// Jobs is how many runs the throughput figure enqueues and works down
@@ -56,6 +61,7 @@ type Options struct {
 
 func (o Options) withDefaults() (Options, error) {
 	o.Finished = orInt(o.Finished, 10_000_000)
+	o.Days = orInt(o.Days, spanDays)
 	o.Open = orInt(o.Open, 100_000)
 	o.Jobs = orInt(o.Jobs, 100_000)
 	o.Rounds = orInt(o.Rounds, 2)
@@ -64,8 +70,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	if o.Finished < 1000 || o.Open < 1 || o.Jobs < 1 || o.Rounds < 1 || o.Samples < 1 || o.Streams < 1 {
-		return o, errors.New("store bench: --finished must be 1000 or more, --open, --jobs, --rounds and --samples 1 or more")
+	if o.Finished < 1000 || o.Open < 1 || o.Jobs < 1 || o.Rounds < 1 || o.Samples < 1 || o.Streams < 1 || o.Days < 2 || o.Days > spanDays {
+		return o, errors.New("store bench: --finished must be 1000 or more, --days 2 to 14, --open, --jobs, --rounds and --samples 1 or more")
 	}
 	return o, nil
 }
@@ -91,8 +97,10 @@ type Results struct {
 	Sizes Sizes  `json:"sizes"`
 	// Reads are the operator reads; PlansFrom says where their plans come
 	// from.
-	Reads      []Read     `json:"reads"`
-	PlansFrom  string     `json:"plansFrom"`
+	Reads     []Read `json:"reads"`
+	PlansFrom string `json:"plansFrom"`
+	// Pages are the console's pages over HTTP on loopback.
+	Pages      []Page     `json:"pages"`
 	Throughput Throughput `json:"throughput"`
 	Drop       Drop       `json:"drop"`
 }
@@ -151,6 +159,10 @@ func Run(ctx context.Context, url string, opts Options, out io.Writer) (res Resu
 		return res, err
 	}
 	printReads(out, res.Reads, o.Samples)
+	if res.Pages, err = measurePages(ctx, full, p, o.Samples); err != nil {
+		return res, err
+	}
+	printPages(out, res.Pages, o.Samples)
 
 	empty, err := createScratch(ctx, admin, url, res.Databases[1])
 	if err != nil {
@@ -162,14 +174,14 @@ func Run(ctx context.Context, url string, opts Options, out io.Writer) (res Resu
 	}
 	printThroughput(out, res.Throughput)
 
-	if res.Drop, err = dropDay(ctx, full, o.Logger); err != nil {
+	if res.Drop, err = dropDay(ctx, full, plan.days, o.Logger); err != nil {
 		return res, err
 	}
 	printDrop(out, res.Drop)
 	return res, nil
 }
 
-// planFill answers the fill's plan: the finished runs over the spanDays
+// planFill answers the fill's plan: the finished runs over the o.Days
 // whole days before today by s's clock, the open ones within the hour.
 func planFill(ctx context.Context, s *scratch, o Options) (fillPlan, error) {
 	var now time.Time
@@ -177,8 +189,8 @@ func planFill(ctx context.Context, s *scratch, o Options) (fillPlan, error) {
 		return fillPlan{}, err
 	}
 	today := now.UTC().Truncate(24 * time.Hour)
-	return fillPlan{finished: o.Finished, open: o.Open, from: today.AddDate(0, 0, -spanDays),
-		span: spanDays * 24 * time.Hour, now: now}, nil
+	return fillPlan{finished: o.Finished, open: o.Open, days: o.Days, from: today.AddDate(0, 0, -o.Days),
+		span: time.Duration(o.Days) * 24 * time.Hour, now: now}, nil
 }
 
 // checkpoint writes the fill's dirty pages out before the measures, so
