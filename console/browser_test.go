@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -215,9 +216,34 @@ func TestInABrowserEveryPageRendersWithAHundredThousandJobs(t *testing.T) {
 	if err := do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
-	if queues := text(t, ctx, "table"); !strings.Contains(queues, "100000") {
-		t.Fatalf("the queues page does not count the hundred thousand: %q", text(t, ctx, "table"))
+	// Past the caps the depth is an estimate from a sample of the open
+	// runs, shown as one: the hundred thousand, give or take a quarter.
+	queues := text(t, ctx, "table")
+	row := strings.Fields(strings.Split(queues, "\n")[1])
+	if ready := estimated(row[1]); row[0] != "imports" || ready < 75_000 || ready > 125_000 {
+		t.Fatalf("the queues page does not estimate the hundred thousand: %q", queues)
 	}
+}
+
+// estimated answers the count an estimate cell (~950, ~12k, ~1.2M) shows,
+// or -1 for a cell that is not one.
+func estimated(cell string) float64 {
+	digits, ok := strings.CutPrefix(cell, "~")
+	if !ok {
+		return -1
+	}
+	unit := 1.0
+	switch {
+	case strings.HasSuffix(digits, "k"):
+		unit, digits = 1e3, strings.TrimSuffix(digits, "k")
+	case strings.HasSuffix(digits, "M"):
+		unit, digits = 1e6, strings.TrimSuffix(digits, "M")
+	}
+	f, err := strconv.ParseFloat(digits, 64)
+	if err != nil {
+		return -1
+	}
+	return f * unit
 }
 
 // text answers the visible text of the first element sel selects.

@@ -68,10 +68,11 @@ func (a *Admin) PausedQueues(ctx context.Context) ([]string, error) {
 // Queues answers every queue that holds an open run, a failed or dead one,
 // or a pause, with its depth per state. Its cost follows the queues, not
 // the runs: it counts the open runs exactly while each open state holds at
-// most 100,000 of them (all queues together, read from one index), a
-// queue's failed and dead ones (kept for the dead retention) up to 1,000,
-// and past a cap it answers an estimate from the tables' statistics,
-// marked in Estimated (see estimateQueues). While an
+// most 20,000 of them (all queues together, read from one index), past
+// that a queue's up to 1,000, and a queue's failed and dead ones (kept for
+// the dead retention) up to 1,000; past a cap it answers an estimate (a
+// sample of the open runs, the dead partitions' statistics), marked in
+// Estimated (see estimateQueues). While an
 // earlier layout's runs are still to move (pipe migrate), the failed and
 // dead counts add the planner's estimate of those and are marked
 // estimates too.
@@ -98,7 +99,7 @@ func (a *Admin) Queues(ctx context.Context) ([]QueueStats, error) {
 // them (a count at its cap stopped there), and whether an earlier layout's
 // runs are still to move.
 func countQueues(ctx context.Context, db DB) ([]QueueStats, bool, error) {
-	rows, err := db.Query(ctx, sqlQueueStats, queueOpenExact+1, queueFinishedExact+1)
+	rows, err := db.Query(ctx, sqlQueueStats, queueOpenPass+1, queueFinishedExact+1)
 	if err != nil {
 		return nil, false, err
 	}

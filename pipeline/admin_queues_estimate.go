@@ -8,12 +8,17 @@ import (
 	"slices"
 )
 
-// queueOpenExact is the most open runs in each open state (ready,
-// delayed, running, suspended), all queues together, that Queues counts
-// exactly; queueFinishedExact the most failed and dead ones together of one
-// queue. Past them Queues estimates. They are variables for the tests' sake.
+// queueOpenPass is the most open runs in each open state (ready, delayed,
+// running, suspended), all queues together, that Queues reads in its one
+// pass over the open runs: below it every queue's count is exact. Past it
+// Queues counts each queue's runs in that state again, exactly up to
+// queueOpenExact a queue and estimated above. queueFinishedExact is the
+// most failed and dead runs together of one queue it counts. The caps
+// bound what a read of the queues costs (some 10 ms at 20,000 runs) whatever
+// the backlog; they are variables for the tests' sake.
 var (
-	queueOpenExact     int64 = 100_000
+	queueOpenPass      int64 = 20_000
+	queueOpenExact     int64 = 1_000
 	queueFinishedExact int64 = 1_000
 )
 
@@ -22,18 +27,13 @@ var (
 const estimateLegacy = `select from pipe.jobs_legacy where queue = $1 and state = $2`
 
 // estimateQueues replaces the counts of qs that reached their cap with
-// estimates, and marks them. It reads no run: the planner's estimate of an
-// open state's rows (runs_open's statistics), and the statistics of the
-// runs_dead partitions (see estimateFinishedSQL), kept by autovacuum's
-// ANALYZE. The capped counts share that out as they shared the rows they
-// read: an open state's among the queues (and a queue's due runs as its
-// waiting ones), a queue's failed and dead runs as the first of them read.
-// (The planner's own estimate for a queue and a state assumes the queue's
-// states are shared as the table's are, which one failing queue beside a
-// healthy one belies.) An estimate is never below the count found before
-// the cap (statistics lag behind a queue that grew since). With legacy, the
-// failed and dead runs still in the earlier layout are added, as the
-// planner estimates them.
+// estimates, and marks them. The open runs' come from a sample of the open
+// runs' pages (see openSample); the failed and dead runs' from the
+// statistics of the runs_dead partitions (see estimateFinishedSQL), kept by
+// autovacuum's ANALYZE, shared out as the capped count found them. An
+// estimate is never below the count found before the cap (statistics lag
+// behind a queue that grew since). With legacy, the failed and dead runs
+// still in the earlier layout are added, as the planner estimates them.
 func estimateQueues(ctx context.Context, db DB, qs []QueueStats, legacy bool) error {
 	if err := estimateOpen(ctx, db, qs); err != nil {
 		return err
@@ -57,8 +57,7 @@ func estimateQueues(ctx context.Context, db DB, qs []QueueStats, legacy bool) er
 
 // The statements of a queue's open runs when a state's pass over all
 // queues reached its cap: each queue's waiting runs ($2 the cap, read
-// through runs_open_claimable, which leads with the queue) or running ones,
-// and the planner's estimate of either for one queue.
+// through runs_open_claimable, which leads with the queue) or running ones.
 const (
 	countWaitingSQL = `select q.queue,
            count(*) filter (where s.state = 'ready'), count(*) filter (where s.state = 'delayed'),
@@ -71,91 +70,175 @@ const (
     from unnest($1::text[]) q(queue)
     cross join lateral (select from pipe.runs_open r where r.queue = q.queue and r.state = 'running' limit $2) s
     group by q.queue`
-	estimateWaiting = `select from pipe.runs_open where queue = $1 and state in ('ready', 'delayed', 'suspended')`
-	estimateRunning = `select from pipe.runs_open where queue = $1 and state = 'running'`
 )
 
 // estimateOpen recounts the open runs per queue when the pass over all
-// queues stopped at its cap in a state (a backlog past queueOpenExact runs
-// in that state): each queue's waiting, or running, runs up to the cap,
-// exact below it, and past it the planner's estimate of the queue's rows,
-// split as the count found them.
+// queues stopped at its cap in a state (a backlog past queueOpenPass runs
+// in that state): each queue's waiting, or running, runs up to
+// queueOpenExact, exact below it, and past it estimated from a sample of
+// the open runs (see openSample), never below the recount.
 func estimateOpen(ctx context.Context, db DB, qs []QueueStats) error {
-	var ready, delayed, running, suspended int64
-	names := make([]string, len(qs))
-	index := make(map[string]int, len(qs))
-	for i, q := range qs {
-		ready, delayed, running, suspended = ready+q.Ready, delayed+q.Delayed, running+q.Running, suspended+q.Suspended
-		names[i], index[q.Queue] = q.Queue, i
+	pass := passCounts(qs)
+	if max(pass.ready, pass.delayed, pass.suspended) <= queueOpenPass && pass.running <= queueOpenPass {
+		return nil
 	}
-	at := func(queue string) *QueueStats { return &qs[index[queue]] }
-	if max(ready, delayed, suspended) > queueOpenExact {
-		rows, err := db.Query(ctx, countWaitingSQL, names, queueOpenExact+1)
-		if err != nil {
+	est, err := sampleOpen(ctx, db)
+	if err != nil {
+		return err
+	}
+	if max(pass.ready, pass.delayed, pass.suspended) > queueOpenPass {
+		if err := recountWaiting(ctx, db, qs, est); err != nil {
 			return err
-		}
-		for i := range qs {
-			qs[i].Ready, qs[i].Delayed, qs[i].Suspended, qs[i].Due = 0, 0, 0, 0
-		}
-		for rows.Next() {
-			var queue string
-			var r, d, s, due int64
-			if err := rows.Scan(&queue, &r, &d, &s, &due); err != nil {
-				rows.Close()
-				return err
-			}
-			q := at(queue)
-			q.Ready, q.Delayed, q.Suspended, q.Due = r, d, s, due
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for i := range qs {
-			q := &qs[i]
-			if waiting := q.Ready + q.Delayed + q.Suspended; waiting > queueOpenExact {
-				n, err := plannedRows(ctx, db, estimateWaiting, q.Queue)
-				if err != nil {
-					return err
-				}
-				c := scaleCounts(n, waiting, q.Ready, q.Delayed, q.Suspended, q.Due)
-				q.Ready, q.Delayed, q.Suspended, q.Due, q.Estimated.Open = c[0], c[1], c[2], c[3], true
-			}
 		}
 	}
-	if running > queueOpenExact {
-		rows, err := db.Query(ctx, countRunningSQL, names, queueOpenExact+1)
-		if err != nil {
+	if pass.running > queueOpenPass {
+		return recountRunning(ctx, db, qs, est)
+	}
+	return nil
+}
+
+// openCounts are the pass's counts of the open runs, all queues together.
+type openCounts struct{ ready, delayed, running, suspended int64 }
+
+func passCounts(qs []QueueStats) openCounts {
+	var c openCounts
+	for _, q := range qs {
+		c.ready, c.delayed, c.running, c.suspended = c.ready+q.Ready, c.delayed+q.Delayed, c.running+q.Running, c.suspended+q.Suspended
+	}
+	return c
+}
+
+// openSample is the open runs of each queue by state estimated from a
+// sample of runs_open's pages (TABLESAMPLE SYSTEM, about openSamplePages
+// of them), scaled to the table: fresh whatever the statistics, which lag
+// a backlog that grew since the last ANALYZE (a queue of 100,000 runs
+// enqueued a moment ago is one the planner knows nothing of).
+type openSample map[string]QueueStats
+
+// openSamplePages is about how many of runs_open's pages a sample reads:
+// some 40,000 runs at 100,000 open, a few milliseconds.
+const openSamplePages = 1000
+
+const (
+	sqlOpenPages  = `select greatest(pg_relation_size('pipe.runs_open') / current_setting('block_size')::bigint, 1)`
+	sqlOpenSample = `select queue,
+           count(*) filter (where state = 'ready'), count(*) filter (where state = 'delayed'),
+           count(*) filter (where state = 'running'), count(*) filter (where state = 'suspended'),
+           count(*) filter (where state <> 'running' and run_at <= (select pipe.now()))
+    from pipe.runs_open tablesample system ($1)
+    group by queue`
+)
+
+func sampleOpen(ctx context.Context, db DB) (openSample, error) {
+	var pages int64
+	if err := db.QueryRow(ctx, sqlOpenPages).Scan(&pages); err != nil {
+		return nil, err
+	}
+	percent := min(100, 100*float64(openSamplePages)/float64(pages))
+	rows, err := db.Query(ctx, sqlOpenSample, percent)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	scale := func(n int64) int64 { return roundRows(float64(n) * 100 / percent) }
+	out := openSample{}
+	for rows.Next() {
+		var q QueueStats
+		if err := rows.Scan(&q.Queue, &q.Ready, &q.Delayed, &q.Running, &q.Suspended, &q.Due); err != nil {
+			return nil, err
+		}
+		q.Ready, q.Delayed, q.Running, q.Suspended, q.Due = scale(q.Ready), scale(q.Delayed), scale(q.Running), scale(q.Suspended), scale(q.Due)
+		out[q.Queue] = q
+	}
+	return out, rows.Err()
+}
+
+// recountWaiting counts each queue's waiting runs up to queueOpenExact,
+// and estimates those past it.
+func recountWaiting(ctx context.Context, db DB, qs []QueueStats, est openSample) error {
+	rows, err := db.Query(ctx, countWaitingSQL, queueNames(qs), queueOpenExact+1)
+	if err != nil {
+		return err
+	}
+	for i := range qs {
+		qs[i].Ready, qs[i].Delayed, qs[i].Suspended, qs[i].Due = 0, 0, 0, 0
+	}
+	at := queueIndex(qs)
+	for rows.Next() {
+		var queue string
+		var r, d, s, due int64
+		if err := rows.Scan(&queue, &r, &d, &s, &due); err != nil {
+			rows.Close()
 			return err
 		}
-		for i := range qs {
-			qs[i].Running = 0
-		}
-		for rows.Next() {
-			var queue string
-			var n int64
-			if err := rows.Scan(&queue, &n); err != nil {
-				rows.Close()
-				return err
+		q := at(queue)
+		q.Ready, q.Delayed, q.Suspended, q.Due = r, d, s, due
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i := range qs {
+		q := &qs[i]
+		if waiting := q.Ready + q.Delayed + q.Suspended; waiting > queueOpenExact {
+			// never below what the recount found
+			if e := est[q.Queue]; e.Ready+e.Delayed+e.Suspended > waiting {
+				q.Ready, q.Delayed, q.Suspended, q.Due = e.Ready, e.Delayed, e.Suspended, max(e.Due, q.Due)
 			}
-			at(queue).Running = n
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for i := range qs {
-			q := &qs[i]
-			if q.Running > queueOpenExact {
-				n, err := plannedRows(ctx, db, estimateRunning, q.Queue)
-				if err != nil {
-					return err
-				}
-				q.Running, q.Estimated.Running = scaleCounts(n, q.Running, q.Running)[0], true
-			}
+			q.Estimated.Open = true
 		}
 	}
 	return nil
+}
+
+// recountRunning counts each queue's running runs up to queueOpenExact,
+// and estimates those past it.
+func recountRunning(ctx context.Context, db DB, qs []QueueStats, est openSample) error {
+	rows, err := db.Query(ctx, countRunningSQL, queueNames(qs), queueOpenExact+1)
+	if err != nil {
+		return err
+	}
+	for i := range qs {
+		qs[i].Running = 0
+	}
+	at := queueIndex(qs)
+	for rows.Next() {
+		var queue string
+		var n int64
+		if err := rows.Scan(&queue, &n); err != nil {
+			rows.Close()
+			return err
+		}
+		at(queue).Running = n
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i := range qs {
+		q := &qs[i]
+		if q.Running > queueOpenExact {
+			q.Running, q.Estimated.Running = max(q.Running, est[q.Queue].Running), true
+		}
+	}
+	return nil
+}
+
+func queueNames(qs []QueueStats) []string {
+	names := make([]string, len(qs))
+	for i, q := range qs {
+		names[i] = q.Queue
+	}
+	return names
+}
+
+// queueIndex answers a lookup of qs' entries by queue.
+func queueIndex(qs []QueueStats) func(string) *QueueStats {
+	index := make(map[string]int, len(qs))
+	for i, q := range qs {
+		index[q.Queue] = i
+	}
+	return func(queue string) *QueueStats { return &qs[index[queue]] }
 }
 
 // scaleCounts answers parts scaled by total/whole: total is the planner's

@@ -38,7 +38,7 @@ func queueRuns(t *testing.T, pool *pgxpool.Pool, queue string, n int, states ...
 func TestQueueDepthIsExactBelowItsCapAndEstimatedAbove(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	pipeline.SetQueueExact(t, 500, 400)
+	pipeline.SetQueueExact(t, 500, 50, 400)
 	for _, r := range []struct {
 		queue  string
 		n      int
@@ -64,13 +64,13 @@ func TestQueueDepthIsExactBelowItsCapAndEstimatedAbove(t *testing.T) {
 		t.Fatalf("queues %+v, %v", qs, err)
 	}
 	if exact := pipeline.NewAdmin(pool); true {
-		pipeline.SetQueueExact(t, 100_000, 10_000)
+		pipeline.SetQueueExact(t, 100_000, 100_000, 10_000)
 		qs, err := exact.Queues(ctx)
 		want := pipeline.QueueStats{Queue: "small", Ready: 10, Delayed: 5, Running: 2, Suspended: 3, Failed: 8, Dead: 7, Due: 13}
 		if err != nil || len(qs) != 3 || qs[2] != want || qs[0].Ready != 3000 || qs[0].Dead != 6000 || qs[0].Estimated != (pipeline.Estimates{}) {
 			t.Fatalf("below the caps %+v, %v; want every count exact", qs, err)
 		}
-		pipeline.SetQueueExact(t, 500, 400)
+		pipeline.SetQueueExact(t, 500, 50, 400)
 	}
 	small := pipeline.QueueStats{Queue: "small", Ready: 10, Delayed: 5, Running: 2, Suspended: 3, Failed: 8, Dead: 7, Due: 13}
 	if qs[1] != (pipeline.QueueStats{Queue: "idle", Paused: true}) || qs[2] != small {
@@ -104,7 +104,7 @@ func TestQueueDepthIsExactBelowItsCapAndEstimatedAbove(t *testing.T) {
 func TestQueueDepthEstimatesNoLessThanItCounted(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	pipeline.SetQueueExact(t, 50, 40)
+	pipeline.SetQueueExact(t, 50, 50, 40)
 	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
 		t.Fatal(err)
 	}
@@ -128,5 +128,30 @@ func TestFormatEstimate(t *testing.T) {
 		if got := pipeline.FormatEstimate(n); got != want {
 			t.Errorf("FormatEstimate(%d) = %q; want %q", n, got, want)
 		}
+	}
+}
+
+// A backlog enqueued since the last ANALYZE, which the planner's
+// statistics know nothing of, is estimated near its size from a sample of
+// the open runs, not at the cap; a small queue beside it stays exact.
+func TestQueueDepthEstimatesABacklogTheStatisticsHaveNotSeen(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	pipeline.SetQueueExact(t, 500, 50, 400)
+	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
+		t.Fatal(err)
+	}
+	queueRuns(t, pool, "fresh", 3000, "ready", "ready", "delayed")
+	queueRuns(t, pool, "trickle", 7, "ready")
+	qs, err := pipeline.NewAdmin(pool).Queues(ctx)
+	if err != nil || len(qs) != 2 {
+		t.Fatalf("queues %+v, %v", qs, err)
+	}
+	fresh, trickle := qs[0], qs[1]
+	if !fresh.Estimated.Open || fresh.Ready < 1500 || fresh.Ready > 2500 || fresh.Delayed < 750 || fresh.Delayed > 1250 {
+		t.Fatalf("fresh %+v; want an estimate near 2,000 ready and 1,000 delayed", fresh)
+	}
+	if trickle != (pipeline.QueueStats{Queue: "trickle", Ready: 7, Due: 7}) {
+		t.Fatalf("trickle %+v; want its 7 ready runs, exact", trickle)
 	}
 }

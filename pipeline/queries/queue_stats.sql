@@ -7,13 +7,22 @@
 -- whole partition, or all of the queue's runs, to answer $2). A count that
 -- reaches its cap stopped there; the caller estimates the rest. The queues
 -- with failed or dead runs come from a skip scan of the queue indexes, a
--- probe per queue. The last column says an earlier layout's runs are still
+-- probe per queue, and so do the queues with waiting runs (through
+-- runs_open_claimable), so that a queue the capped pass did not reach is
+-- still listed; a queue whose runs are all running, past the cap, may not
+-- be. The last column says an earlier layout's runs are still
 -- to move: their failed and dead ones are not counted here.
 with recursive finished(queue) as (
     (select queue from pipe.runs_dead order by queue limit 1)
     union all
     select (select r.queue from pipe.runs_dead r where r.queue > f.queue order by r.queue limit 1)
     from finished f where f.queue is not null
+), waiting(queue) as (
+    (select queue from pipe.runs_open where state in ('ready', 'delayed', 'suspended') order by queue limit 1)
+    union all
+    select (select r.queue from pipe.runs_open r
+            where r.state in ('ready', 'delayed', 'suspended') and r.queue > w.queue order by r.queue limit 1)
+    from waiting w where w.queue is not null
 ), open as (
     select o.queue,
            count(*) filter (where s.state = 'ready')     as ready,
@@ -27,6 +36,7 @@ with recursive finished(queue) as (
 ), queues as (
     select queue from open
     union select queue from finished where queue is not null
+    union select queue from waiting where queue is not null
     union select queue from pipe.queue_pauses
 )
 select q.queue, exists (select from pipe.queue_pauses p where p.queue = q.queue),
