@@ -108,13 +108,23 @@ var listIndexes = map[string][]string{
 	"name":             {"runs_done_name", "runs_dead_name"},
 	"queue":            {"runs_done_queue", "runs_dead_queue"},
 	"tenant":           {"runs_done_tenant", "runs_dead_tenant", "runs_open_tenant"},
-	"key":              {"runs_done_key", "runs_dead_key", "runs_open_key"},
+	"key":              {"runs_done_key", "runs_dead_key"},
 	"concurrency key":  {"runs_done_concurrency_key", "runs_dead_concurrency_key", "runs_open_concurrency_key"},
 	"queue and tenant": {"runs_open_tenant"},
 	"id prefix":        {"runs_done_id", "runs_dead_id"},
 	"created range":    {"runs_done_id", "runs_dead_id"},
 	"state done":       {"runs_done_id"},
 	"state dead":       {"runs_dead_id"},
+}
+
+// customIndexes are the indexes a custom plan reads for a filter besides
+// listIndexes': the open runs' key index, which is not in id order (it is
+// the enqueue's unique index, leading with the key), so that a generic
+// plan, which prices a LIMIT $n at a tenth of the rows, may read the few
+// open runs here in id order instead; at 100,000 open runs it reads the
+// index too (pipe bench store shows it).
+var customIndexes = map[string][]string{
+	"key": {"runs_open_live_key"},
 }
 
 // Every filter of the operator's list reads the finished partitions
@@ -144,7 +154,11 @@ func TestTheListReadsEveryFilterThroughAnIndex(t *testing.T) {
 				}
 			}
 			read := indexesRead(plan, parents)
-			for _, want := range listIndexes[c.name] {
+			want := listIndexes[c.name]
+			if mode == "force_custom_plan" {
+				want = append(slices.Clone(want), customIndexes[c.name]...)
+			}
+			for _, want := range want {
 				if !slices.Contains(read, want) {
 					t.Errorf("%s (%s) reads %v, not %s:\n%s", c.name, mode, read, want, plan)
 				}

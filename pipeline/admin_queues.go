@@ -68,7 +68,7 @@ func (a *Admin) PausedQueues(ctx context.Context) ([]string, error) {
 // Queues answers every queue that holds an open run, a failed or dead one,
 // or a pause, with its depth per state. Its cost follows the queues, not
 // the runs: it counts the open runs exactly while each open state holds at
-// most 10,000 of them (all queues together, read from one index), past
+// most 5,000 of them (all queues together, read from one index), past
 // that a queue's up to 1,000, and a queue's failed and dead ones (kept for
 // the dead retention) up to 1,000; past a cap it answers an estimate (a
 // sample of the open runs, the dead partitions' statistics), marked in

@@ -17,7 +17,7 @@ import (
 // bound what a read of the queues costs (some 25 ms at 100,000 open runs) whatever
 // the backlog; they are variables for the tests' sake.
 var (
-	queueOpenPass      int64 = 10_000
+	queueOpenPass      int64 = 5_000
 	queueOpenExact     int64 = 1_000
 	queueFinishedExact int64 = 1_000
 )

