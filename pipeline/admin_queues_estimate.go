@@ -14,9 +14,9 @@ import (
 // Queues counts each queue's runs in that state again, exactly up to
 // queueOpenExact a queue and estimated above. queueFinishedExact is the
 // most failed and dead runs together of one queue it counts. The caps
-// bound what a read of the queues costs (some 20 ms at 10M finished and
-// 100,000 open runs) whatever
-// the backlog; they are variables for the tests' sake.
+// bound what a read of the queues costs, whatever the backlog (some 20 ms
+// at 10M finished and 100,000 open runs); they are variables for the
+// tests' sake.
 var (
 	queueOpenPass      int64 = 5_000
 	queueOpenExact     int64 = 100
