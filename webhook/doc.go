@@ -4,10 +4,12 @@
 //
 // # Outbound: one event to one endpoint per run
 //
-// [New] declares a delivery job. Each run reads its endpoint and its event
-// afresh ([Options].Endpoint, [Options].Event: never checkpointed, so a
-// rotated secret or a disabled endpoint takes effect on the next attempt),
-// signs the body and posts it once. The fan-out is the app's own
+// [New] declares a delivery job. Each run asks for its endpoint and its
+// event afresh ([Options].Endpoint, [Options].Event: never checkpointed, so
+// a rotated secret or a disabled endpoint takes effect on the next attempt;
+// the stock [Store] reads an endpoint at most once a second, so a change
+// made elsewhere takes effect within a second), signs the body and posts
+// it once. The fan-out is the app's own
 // EnqueueMany over its subscriptions, so retry, backoff and disabling are
 // per endpoint:
 //

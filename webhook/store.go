@@ -16,13 +16,15 @@ import (
 // pipe migrate), for applications without their own: an endpoint's URL,
 // its secrets, whether it is enabled and its consecutive failed runs. It
 // is a [Health], and its [Store.Endpoint] reads what Options.Endpoint
-// answers.
+// answers, each endpoint at most once a second: a change made elsewhere
+// reaches its deliveries within a second (see endpointTTL).
 type Store struct {
-	db pipeline.DB
+	db    pipeline.DB
+	cache *endpointCache
 }
 
 // NewStore answers the stock endpoint store over db.
-func NewStore(db pipeline.DB) *Store { return &Store{db: db} }
+func NewStore(db pipeline.DB) *Store { return &Store{db: db, cache: newEndpointCache()} }
 
 // StoredEndpoint is one row of the store.
 type StoredEndpoint struct {
@@ -35,14 +37,29 @@ type StoredEndpoint struct {
 	UpdatedAt           time.Time `json:"updatedAt"`
 }
 
-// Endpoint answers the stored endpoint id as a delivery reads it; an id
-// the store does not hold is X_WEBHOOK_ENDPOINT_UNKNOWN, terminal.
+// Endpoint answers the stored endpoint id as a delivery reads it, as read
+// within the last second; an id the store does not hold is
+// X_WEBHOOK_ENDPOINT_UNKNOWN, terminal.
 func (s *Store) Endpoint(ctx context.Context, id string) (Endpoint, error) {
-	e, err := s.Get(ctx, id)
+	e, err := s.cached(ctx, id)
 	if err != nil {
 		return Endpoint{}, err
 	}
 	return Endpoint{ID: e.ID, URL: e.URL, Secrets: e.Secrets, Disabled: !e.Enabled}, nil
+}
+
+// cached answers endpoint id as read within endpointTTL, reading it when
+// it was not.
+func (s *Store) cached(ctx context.Context, id string) (StoredEndpoint, error) {
+	if e, ok := s.cache.get(id); ok {
+		return e, nil
+	}
+	read := s.cache.now()
+	e, err := s.Get(ctx, id)
+	if err == nil {
+		s.cache.put(e, read)
+	}
+	return e, err
 }
 
 // Add stores a new endpoint, enabled, with a fresh secret, and answers it.
@@ -107,6 +124,7 @@ func (s *Store) RotateSecret(ctx context.Context, id string) (string, error) {
 }
 
 func (s *Store) update(ctx context.Context, what, id, sql string, arg any) error {
+	defer s.cache.forget(id)
 	var got string
 	err := s.db.QueryRow(ctx, sql, id, arg).Scan(&got)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -118,6 +136,7 @@ func (s *Store) update(ctx context.Context, what, id, sql string, arg any) error
 // Failed counts one failed run against the endpoint and disables it at
 // disableAfter in a row ([Health]).
 func (s *Store) Failed(ctx context.Context, id string, disableAfter int) (bool, error) {
+	defer s.cache.forget(id)
 	var disabled bool
 	err := s.db.QueryRow(ctx, sqlEndpointFailed, id, disableAfter).Scan(&disabled)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -126,8 +145,15 @@ func (s *Store) Failed(ctx context.Context, id string, disableAfter int) (bool, 
 	return disabled, dbErr(ctx, err, "count a failed run")
 }
 
-// Delivered resets the endpoint's count of failed runs ([Health]).
+// Delivered resets the endpoint's count of failed runs ([Health]). It
+// writes nothing when the count this Store read within the last second is
+// zero: a failed run another process counted in that second is reset by
+// the first delivery after this Store reads the endpoint again.
 func (s *Store) Delivered(ctx context.Context, id string) error {
+	if e, ok := s.cache.get(id); ok && e.ConsecutiveFailures == 0 {
+		return nil
+	}
+	defer s.cache.forget(id)
 	_, err := s.db.Exec(ctx, sqlEndpointDelivered, id)
 	return dbErr(ctx, err, "reset an endpoint's failures")
 }
