@@ -340,8 +340,8 @@ func TestUpgradeFrom21MovesEveryRunWhileWorkersRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(applied, []int{22}) {
-		t.Fatalf("applied %v; want [22]", applied)
+	if len(applied) == 0 || applied[0] != 22 || !slices.IsSorted(applied) {
+		t.Fatalf("applied %v; want 22 and the migrations after it", applied)
 	}
 	// The open runs moved in the migration; the finished ones wait in the
 	// legacy table, read through the views.

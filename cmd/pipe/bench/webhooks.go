@@ -18,7 +18,8 @@ func webhooksCommand(env pipecli.Env) *cobra.Command {
 		Use:   "webhooks",
 		Short: "Webhook deliveries and receiver acks a second, each beside its anchor",
 		Long: "bench webhooks times --deliveries outbound deliveries (default 20,000) to a local HTTP server,\n" +
-			"signed, with the stock ledger on, run by a worker of --concurrency slots (default 256), beside a\n" +
+			"over 10 endpoints of the stock endpoint store (read by every attempt, its failure count on), signed,\n" +
+			"with the stock ledger on, run by a worker of --concurrency slots (default 256), beside a\n" +
 			"plain keep-alive net/http POST loop to the same server at the same concurrency, and the CPU time\n" +
 			"each costs (this process's, and its database sessions' when the database runs on this machine).\n" +
 			"Then it times\n" +

@@ -54,19 +54,48 @@ func outbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) err
 	return err
 }
 
+// endpointID answers the endpoint delivery n goes to.
+func endpointID(n int) string { return outboundJob + "." + strconv.Itoa(n%benchEndpoints) }
+
+// benchStore adds the bench's endpoints to the stock store, all at url.
+func benchStore(ctx context.Context, pool *pgxpool.Pool, url string) (*webhook.Store, error) {
+	dropEndpoints(pool)
+	store := webhook.NewStore(pool)
+	for i := range benchEndpoints {
+		if _, err := store.Add(ctx, endpointID(i), url, true, true); err != nil {
+			return nil, err
+		}
+	}
+	return store, nil
+}
+
+func dropEndpoints(pool *pgxpool.Pool) {
+	_, _ = pool.Exec(context.Background(), `delete from pipe.webhook_endpoints where id like $1`, outboundJob+".%")
+}
+
 // perItemUs answers ns spent over n items as µs an item.
 func perItemUs(ns int64, n int) float64 { return float64(ns) / float64(n) / 1e3 }
 
+// benchEndpoints is how many endpoints of the stock store the deliveries
+// go to, in turn.
+const benchEndpoints = 10
+
 // deliverAll times a worker of Concurrency slots delivering Deliveries
-// events, signed, the ledger on.
+// events to benchEndpoints endpoints of the stock endpoint store (read by
+// every attempt, its Health on), signed, the ledger on.
 func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string, r *Result) (float64, error) {
-	secret := webhook.NewSecret()
+	store, err := benchStore(ctx, pool, url)
+	if err != nil {
+		return 0, err
+	}
+	defer dropEndpoints(pool)
 	ledger := webhook.PostgresLedger(pool)
 	defer ledger.Close()
 	job, err := webhook.New(outboundJob, func(d delivery) string { return strconv.Itoa(d.N) }, webhook.Options[delivery]{
-		Endpoint: func(context.Context, delivery) (webhook.Endpoint, error) {
-			return webhook.Endpoint{ID: "bench", URL: url, Secrets: []string{secret}}, nil
+		Endpoint: func(ctx context.Context, d delivery) (webhook.Endpoint, error) {
+			return store.Endpoint(ctx, endpointID(d.N))
 		},
+		Health: store,
 		Event: func(_ context.Context, d delivery) (webhook.Event, error) {
 			return webhook.Event{ID: "evt-" + strconv.Itoa(d.N), Topic: "orders.paid", Body: eventBody}, nil
 		},
@@ -173,5 +202,5 @@ func clean(pool *pgxpool.Pool, name string) {
 	_, _ = pool.Exec(ctx, `delete from pipe.webhook_deliveries where job = $1`, name)
 	// as autovacuum would between two figures: a server with it off would
 	// hand the next figure this one's dead rows
-	_, _ = pool.Exec(ctx, `vacuum pipe.jobs, pipe.webhook_deliveries, pipe.job_counters`)
+	_, _ = pool.Exec(ctx, `vacuum pipe.runs, pipe.run_events, pipe.webhook_deliveries, pipe.job_counters`)
 }
