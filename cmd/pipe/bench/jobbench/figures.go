@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pipekit/pipe/cmd/pipe/bench/benchcpu"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -133,6 +134,8 @@ func (b *bench) work(ctx context.Context, name string) (Figure, error) {
 		return Figure{}, err
 	}
 	target := int64(b.o.N)
+	cpu := benchcpu.NewMeter(b.pool)
+	proc0, db0 := cpu.Read(ctx)
 	t0 := time.Now()
 	stop, err := b.started(ctx, w)
 	if err != nil {
@@ -147,6 +150,7 @@ func (b *bench) work(ctx context.Context, name string) (Figure, error) {
 		return Figure{}, err
 	}
 	settled := time.Since(t0)
+	proc1, db1 := cpu.Read(ctx)
 	if err := stop(); err != nil {
 		return Figure{}, err
 	}
@@ -157,9 +161,10 @@ func (b *bench) work(ctx context.Context, name string) (Figure, error) {
 	if done != b.o.N {
 		return Figure{}, fmt.Errorf("%d of %d rows are done after the worker stopped", done, b.o.N)
 	}
-	f := Figure{Count: b.o.N, Elapsed: d, Rate: perSecond(b.o.N, d), SettledRate: perSecond(b.o.N, settled)}
-	f.Line = fmt.Sprintf("work: %.0f jobs/s (%d no-op jobs, journal on, %d slots; %.0f jobs/s until the last completion landed)",
-		f.Rate, b.o.N, b.o.Slots, f.SettledRate)
+	f := Figure{Count: b.o.N, Elapsed: d, Rate: perSecond(b.o.N, d), SettledRate: perSecond(b.o.N, settled),
+		CPU: cpuPerItem(proc1-proc0, db1-db0, b.o.N, cpu.Known())}
+	f.Line = fmt.Sprintf("work: %.0f jobs/s (%d no-op jobs, journal on, %d slots; %.0f jobs/s until the last completion landed); %s",
+		f.Rate, b.o.N, b.o.Slots, f.SettledRate, f.CPU.line("job"))
 	return f, nil
 }
 

@@ -182,6 +182,8 @@ type Figure struct {
 	// Median, P90 and Max are a pickup figure's latencies; Samples its size.
 	Median, P90, Max time.Duration
 	Samples          int
+	// CPU is the work figure's CPU time a job.
+	CPU CPU
 }
 
 // Results are the figures of one run, in the order they ran.

@@ -83,6 +83,12 @@ func TestRunReportsEveryFigureAndCleansUp(t *testing.T) {
 	if f, _ := res.Figure(FigureWork); f.SettledRate <= 0 || f.SettledRate > f.Rate {
 		t.Errorf("work: settled rate %v against rate %v", f.SettledRate, f.Rate)
 	}
+	// The worker's CPU a job is always read; the database sessions' when
+	// the database is on this machine, as the test kit's is.
+	if f, _ := res.Figure(FigureWork); f.CPU.ProcessUs <= 0 || !strings.Contains(f.Line, "CPU a job: ") ||
+		(f.CPU.DatabaseKnown && f.CPU.DatabaseUs <= 0) {
+		t.Errorf("work: CPU %+v in %q", f.CPU, f.Line)
+	}
 	if after := counts(t, pool); after != before {
 		t.Errorf("rows after the run %+v; before %+v: the bench left rows or removed the user's", after, before)
 	}

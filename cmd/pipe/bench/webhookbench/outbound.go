@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pipekit/pipe/cmd/pipe/bench/benchcpu"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/webhook"
 )
@@ -37,7 +38,7 @@ func outbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) err
 	}
 	defer stop()
 	c := client(o.Concurrency)
-	before := processCPU()
+	before := benchcpu.Process()
 	r.OutboundAnchor, err = loop(o.Deliveries, o.Concurrency, func(int) error {
 		resp, err := c.Post(url, "application/json", bytes.NewReader(eventBody))
 		if err != nil {
@@ -49,7 +50,7 @@ func outbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) err
 	if err != nil {
 		return err
 	}
-	r.AnchorCPUUs = perItemUs(processCPU()-before, o.Deliveries)
+	r.AnchorCPUUs = perItemUs(benchcpu.Process()-before, o.Deliveries)
 	r.OutboundPerSec, err = deliverAll(ctx, pool, o, url, r)
 	return err
 }
@@ -142,8 +143,8 @@ func workDown[Out any](ctx context.Context, pool *pgxpool.Pool, o Options, job *
 	if err != nil {
 		return workedDown{}, err
 	}
-	cpu := newCPUMeter(pool)
-	proc0, db0 := cpu.read(ctx)
+	cpu := benchcpu.NewMeter(pool)
+	proc0, db0 := cpu.Read(ctx)
 	start := time.Now()
 	if err := w.Start(ctx); err != nil {
 		return workedDown{}, err
@@ -157,10 +158,10 @@ func workDown[Out any](ctx context.Context, pool *pgxpool.Pool, o Options, job *
 		return workedDown{}, err
 	}
 	elapsed := time.Since(start)
-	proc1, db1 := cpu.read(ctx)
+	proc1, db1 := cpu.Read(ctx)
 	return workedDown{
 		perSec:    float64(o.Deliveries) / elapsed.Seconds(),
-		processUs: perItemUs(proc1-proc0, o.Deliveries), databaseUs: perItemUs(db1-db0, o.Deliveries), databaseKnown: cpu.ok,
+		processUs: perItemUs(proc1-proc0, o.Deliveries), databaseUs: perItemUs(db1-db0, o.Deliveries), databaseKnown: cpu.Known(),
 	}, nil
 }
 

@@ -1,11 +1,11 @@
 //go:build unix
 
-package webhookbench
+package benchcpu
 
 import "syscall"
 
-// processCPU answers this process's user and system CPU time so far, in ns.
-func processCPU() int64 {
+// Process answers this process's user and system CPU time so far, in ns.
+func Process() int64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

@@ -1,4 +1,8 @@
-package webhookbench
+// Package benchcpu is the CPU time a bench's work costs the machine, split
+// into this process's and its database sessions' (read from /proc when the
+// database runs on this machine), so that a figure says where each
+// microsecond of a run or a delivery went.
+package benchcpu
 
 import (
 	"context"
@@ -10,27 +14,29 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// cpuMeter adds up the CPU time of this process and of the database
+// Meter adds up the CPU time of this process and of the database
 // sessions of its pool (the backends named as its connections are, read
-// from /proc): what one delivery costs the machine, wherever it is spent.
+// from /proc): what one run or delivery costs the machine, wherever it is
+// spent.
 // The backends' share is known only when the database runs on this machine
-// and its processes' stat files can be read; ok says whether it was.
-type cpuMeter struct {
+// and its processes' stat files can be read; Known says whether it was.
+type Meter struct {
 	pool     *pgxpool.Pool
 	backends map[int]int64 // CPU ns of each backend seen, at its last reading
 	ok       bool
 }
 
-func newCPUMeter(pool *pgxpool.Pool) *cpuMeter {
-	return &cpuMeter{pool: pool, backends: map[int]int64{}, ok: true}
+// NewMeter answers a meter of this process and pool's sessions.
+func NewMeter(pool *pgxpool.Pool) *Meter {
+	return &Meter{pool: pool, backends: map[int]int64{}, ok: true}
 }
 
-// read answers this process's CPU time and its backends' so far, in ns.
-func (m *cpuMeter) read(ctx context.Context) (process, database int64) {
+// Read answers this process's CPU time and its backends' so far, in ns.
+func (m *Meter) Read(ctx context.Context) (process, database int64) {
 	rows, err := m.pool.Query(ctx, `select pid from pg_stat_activity where application_name = current_setting('application_name')`)
 	if err != nil {
 		m.ok = false
-		return processCPU(), 0
+		return Process(), 0
 	}
 	var pids []int
 	for rows.Next() {
@@ -51,7 +57,7 @@ func (m *cpuMeter) read(ctx context.Context) (process, database int64) {
 	for _, ns := range m.backends {
 		database += ns
 	}
-	return processCPU(), database
+	return Process(), database
 }
 
 // procCPU answers the user and system CPU time of process pid, in ns, from
@@ -77,3 +83,6 @@ func procCPU(pid int) (int64, error) {
 	}
 	return (user + sys) * 10_000_000, nil
 }
+
+// Known tells whether every reading saw the database sessions' CPU time.
+func (m *Meter) Known() bool { return m.ok }
