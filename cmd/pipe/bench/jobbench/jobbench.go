@@ -312,7 +312,7 @@ func (b *bench) cleanup(ctx context.Context, names ...string) error {
 // vacuum reclaims the dead rows a figure left. It is best effort: a user
 // who does not own the tables gets a warning from the server, not an error.
 func (b *bench) vacuum(ctx context.Context) {
-	if _, err := b.pool.Exec(ctx, `vacuum (analyze) pipe.jobs, pipe.events`); err != nil {
+	if _, err := b.pool.Exec(ctx, `vacuum (analyze) pipe.runs, pipe.run_events`); err != nil {
 		b.o.Logger.Warn("jobbench.vacuum.failed", "error", err)
 	}
 }

@@ -120,7 +120,7 @@ func clean(ctx context.Context, pool *pgxpool.Pool, js jetstream.JetStream) erro
 	if err != nil {
 		return err
 	}
-	_, err = pool.Exec(ctx, `vacuum pipe.outbox, pipe.outbox_batches, pipe.consumer_cursors, pipe.jobs, pipe.events`)
+	_, err = pool.Exec(ctx, `vacuum pipe.outbox, pipe.outbox_batches, pipe.consumer_cursors, pipe.runs, pipe.run_events`)
 	return err
 }
 
