@@ -139,7 +139,7 @@ func workDown[Out any](ctx context.Context, pool *pgxpool.Pool, o Options, job *
 		return workedDown{}, err
 	}
 	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{name: o.Concurrency},
-		PollInterval: 5 * time.Millisecond, IdlePollMax: 20 * time.Millisecond, Logger: o.Logger})
+		Logger: o.Logger})
 	if err != nil {
 		return workedDown{}, err
 	}
