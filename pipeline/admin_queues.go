@@ -78,20 +78,14 @@ func (a *Admin) PausedQueues(ctx context.Context) ([]string, error) {
 // estimates too.
 func (a *Admin) Queues(ctx context.Context) ([]QueueStats, error) {
 	var out []QueueStats
+	_, callersTx := a.db.(pgx.Tx)
 	err := pgx.BeginFunc(ctx, a.db, func(tx pgx.Tx) error {
-		// A count per queue, capped: the planner prices each at its cap,
-		// and past jit_above_cost would compile the statement (a second,
-		// for what runs in milliseconds). A capped count reads its first
-		// rows through the queue's index and stops: the planner, pricing
-		// the heap's random reads, would rather read every row of the queue
-		// in a partition's index into a bitmap (12,000 a queue and week at
-		// 1M runs a day, 1.7 ms a queue against 0.14) or a partition whole.
-		if _, err := tx.Exec(ctx, `select set_config('jit', 'off', true), set_config('enable_bitmapscan', 'off', true),
-			set_config('enable_seqscan', 'off', true)`); err != nil {
+		restore, err := queuePlanSettings(ctx, tx, callersTx)
+		if err != nil {
 			return err
 		}
+		defer restore()
 		var legacy bool
-		var err error
 		if out, legacy, err = countQueues(ctx, tx); err != nil {
 			return err
 		}

@@ -155,3 +155,36 @@ func TestQueueDepthEstimatesABacklogTheStatisticsHaveNotSeen(t *testing.T) {
 		t.Fatalf("trickle %+v; want its 7 ready runs, exact", trickle)
 	}
 }
+
+// Queues over a caller's transaction leaves its planner settings as they
+// were: the settings it reads under would otherwise last to the caller's
+// commit.
+func TestQueuesInACallersTransactionLeavesItsSettings(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	queueRuns(t, pool, "q", 3, "ready")
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, `set local enable_bitmapscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	if qs, err := pipeline.NewAdmin(tx).Queues(ctx); err != nil || len(qs) != 1 || qs[0].Ready != 3 {
+		t.Fatalf("queues %+v, %v", qs, err)
+	}
+	var seq, bitmap, jit string
+	if err := tx.QueryRow(ctx, `select current_setting('enable_seqscan'), current_setting('enable_bitmapscan'),
+		current_setting('jit')`).Scan(&seq, &bitmap, &jit); err != nil {
+		t.Fatal(err)
+	}
+	var jitBefore string
+	if err := pool.QueryRow(ctx, `select current_setting('jit')`).Scan(&jitBefore); err != nil {
+		t.Fatal(err)
+	}
+	if seq != "on" || bitmap != "off" || jit != jitBefore {
+		t.Fatalf("after Queues the caller's transaction reads enable_seqscan %s, enable_bitmapscan %s, jit %s; want on, off, %s",
+			seq, bitmap, jit, jitBefore)
+	}
+}
