@@ -53,6 +53,18 @@ func (b *bench) workerOn(pool *pgxpool.Pool, job pipeline.Registrable, slots int
 	})
 }
 
+// defaultWorker answers a stopped worker over the bench's pool with pipe
+// worker's defaults: the job's queue and its slots, poll, idle poll and
+// fetch cooldown are the pipeline's own.
+func (b *bench) defaultWorker(job pipeline.Registrable) (*pipeline.Worker, error) {
+	reg, err := pipeline.NewRegistry(job)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.NewWorker(b.pool, pipeline.WorkerConfig{Registry: reg,
+		ID: fmt.Sprintf("pipe-bench-%d", os.Getpid()), Logger: b.o.Logger})
+}
+
 // started starts w and answers a stop function that is safe to call twice.
 func (b *bench) started(ctx context.Context, w *pipeline.Worker) (func() error, error) {
 	if err := w.Start(ctx); err != nil {
@@ -261,6 +273,12 @@ func (localEnqueuer) close() error { return nil }
 // before its enqueue to the start of its body, PickupGap apart: riverbench
 // -mode latency's protocol. crossProcess enqueues from a helper process.
 func (b *bench) pickup(ctx context.Context, name string, crossProcess bool) (Figure, error) {
+	return b.pickupWith(ctx, name, crossProcess, false)
+}
+
+// pickupWith is pickup, on a worker and a wake throttle at pipe worker's
+// defaults when defaults is set, else at River's bench settings.
+func (b *bench) pickupWith(ctx context.Context, name string, crossProcess, defaults bool) (Figure, error) {
 	starts := make(chan bodyStart, b.o.PickupSamples+16)
 	job, err := b.declare(name, func(_ context.Context, run *pipeline.Run[input]) (none, error) {
 		select {
@@ -272,7 +290,9 @@ func (b *bench) pickup(ctx context.Context, name string, crossProcess bool) (Fig
 	if err != nil {
 		return Figure{}, err
 	}
-	job.SetWakeThrottle(b.o.WakeThrottle)
+	if !defaults {
+		job.SetWakeThrottle(b.o.WakeThrottle)
+	}
 	var enq enqueuer = localEnqueuer{b: b, job: job}
 	if crossProcess {
 		if enq, err = startHelper(ctx, b.pool, name, b.o); err != nil {
@@ -281,6 +301,9 @@ func (b *bench) pickup(ctx context.Context, name string, crossProcess bool) (Fig
 	}
 	defer func() { _ = enq.close() }()
 	w, err := b.worker(job, b.o.Slots)
+	if defaults {
+		w, err = b.defaultWorker(job)
+	}
 	if err != nil {
 		return Figure{}, err
 	}
@@ -322,6 +345,10 @@ func (b *bench) pickup(ctx context.Context, name string, crossProcess bool) (Fig
 	}
 	f.Line = fmt.Sprintf("%s: median %s p90 %s max %s (%s, n=%d; idle worker, wake throttle %v, fetch cooldown %v, poll %v as River's bench)",
 		figure, ms(f.Median), ms(f.P90), ms(f.Max), where, f.Samples, b.o.WakeThrottle, b.o.FetchCooldown, b.o.PollInterval)
+	if defaults {
+		f.Line = fmt.Sprintf("%s: median %s p90 %s max %s (same process, n=%d, %v apart; idle worker and wake throttle at pipe worker's defaults)",
+			FigurePickupDefaults, ms(f.Median), ms(f.P90), ms(f.Max), f.Samples, b.o.PickupGap)
+	}
 	return f, nil
 }
 

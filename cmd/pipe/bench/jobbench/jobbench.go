@@ -13,6 +13,8 @@
 //	pickup-process  the same, enqueued from another process (a re-exec of this
 //	                program; see [HelperMain])
 //	pickup-backlog  pickup with Backlog (1,000,000) jobs queued beside it
+//	pickup-defaults pickup with the worker and the wake throttle at pipe
+//	                worker's defaults (the others use River's bench settings)
 //
 // Speed belongs to this package's figures and Benchmark functions, never to
 // test assertions.
@@ -41,11 +43,15 @@ const (
 	FigurePickup        = "pickup"
 	FigurePickupProcess = "pickup-process"
 	FigurePickupBacklog = "pickup-backlog"
-	FigureWorkCut       = "work-cut"
+	// FigurePickupDefaults is pickup at pipe worker's defaults (its poll,
+	// fetch cooldown and the job's wake throttle), where pickup is at
+	// River's bench settings.
+	FigurePickupDefaults = "pickup-defaults"
+	FigureWorkCut        = "work-cut"
 )
 
 // AllFigures lists every figure in the order Run measures them.
-var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureWorkCut, FigureSteps, FigurePickup, FigurePickupProcess, FigurePickupBacklog}
+var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureWorkCut, FigureSteps, FigurePickup, FigurePickupProcess, FigurePickupBacklog, FigurePickupDefaults}
 
 // Options adjust a run. A zero field takes the default its comment names.
 type Options struct {
@@ -276,6 +282,8 @@ func (b *bench) figure(ctx context.Context, name string) (Figure, error) {
 		f, err = b.pickup(ctx, jobName, true)
 	case FigurePickupBacklog:
 		f, err = b.pickupBacklog(ctx, jobName)
+	case FigurePickupDefaults:
+		f, err = b.pickupWith(ctx, jobName, false, true)
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 	defer cancel()

@@ -67,7 +67,7 @@ func TestRunReportsEveryFigureAndCleansUp(t *testing.T) {
 			t.Errorf("figure %s: line %q", name, f.Line)
 		}
 		switch name {
-		case FigurePickup, FigurePickupProcess, FigurePickupBacklog:
+		case FigurePickup, FigurePickupProcess, FigurePickupBacklog, FigurePickupDefaults:
 			if f.Samples != tiny.PickupSamples || f.Median <= 0 || f.P90 < f.Median || f.Max < f.P90 {
 				t.Errorf("figure %s: samples %d median %v p90 %v max %v", name, f.Samples, f.Median, f.P90, f.Max)
 			}
