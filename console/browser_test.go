@@ -3,7 +3,6 @@ package console_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,12 +105,7 @@ func TestInABrowserAnOperatorMendsADeadImport(t *testing.T) {
 	}
 	fixtures.Drain(t, pool)
 	admin := pipeline.NewAdmin(pool)
-	c, err := console.New(admin, console.Options{AllowActions: true, Manifests: []pipeline.Manifest{job.Describe()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(c)
-	t.Cleanup(srv.Close)
+	srv := consoleOn(t, admin, console.Options{AllowActions: true, Manifests: []pipeline.Manifest{job.Describe()}})
 
 	// The dead import: its failing step and its code, on its page.
 	if err := do(ctx, chromedp.Navigate(srv.URL+"/jobs/"+res.ID)); err != nil {
@@ -195,12 +189,7 @@ func TestInABrowserEveryPageRendersWithAHundredThousandJobs(t *testing.T) {
 	if err := pool.QueryRow(ctx, `select id::text from pipe.jobs limit 1`).Scan(&one); err != nil {
 		t.Fatal(err)
 	}
-	c, err := console.New(pipeline.NewAdmin(pool), console.Options{Manifests: []pipeline.Manifest{job.Describe()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(c)
-	t.Cleanup(srv.Close)
+	srv := consoleOn(t, pipeline.NewAdmin(pool), console.Options{Manifests: []pipeline.Manifest{job.Describe()}})
 	pages := map[string]string{"queues": "/", "jobs": "/jobs", "jobs-filtered": "/jobs?state=ready&name=orders.import",
 		"job": "/jobs/" + one, "tasks": "/tasks", "workers": "/workers"}
 	for name, path := range pages {

@@ -38,13 +38,17 @@ func serve(t *testing.T, o console.Options) (*httptest.Server, *pipeline.Admin, 
 		t.Fatal(err)
 	}
 	admin := pipeline.NewAdmin(pool)
+	return consoleOn(t, admin, o), admin, res.ID
+}
+
+// consoleOn answers a test server over a console over admin.
+func consoleOn(t *testing.T, admin *pipeline.Admin, o console.Options) *httptest.Server {
+	t.Helper()
 	c, err := console.New(admin, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(c)
-	t.Cleanup(srv.Close)
-	return srv, admin, res.ID
+	return httpServer(t, c)
 }
 
 func get(t *testing.T, client *http.Client, u string) (int, http.Header, string) {
@@ -190,12 +194,7 @@ func TestAJobPageShowsASensitiveInputRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := console.New(pipeline.NewAdmin(pool), console.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(c)
-	t.Cleanup(srv.Close)
+	srv := consoleOn(t, pipeline.NewAdmin(pool), console.Options{})
 	_, _, body := get(t, srv.Client(), srv.URL+"/jobs/"+res.ID)
 	if strings.Contains(body, "card-4242") || !strings.Contains(body, "[redacted]") {
 		t.Fatal("the job page shows a sensitive input")

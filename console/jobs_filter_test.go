@@ -2,7 +2,6 @@ package console_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -27,12 +26,7 @@ func TestTheJobsPageFiltersByKeyAndConcurrencyKey(t *testing.T) {
 	if _, err := pool.Exec(t.Context(), `update pipe.runs set concurrency_key = 'account-9' where idem_key <> 'alpha'`); err != nil {
 		t.Fatal(err)
 	}
-	c, err := console.New(pipeline.NewAdmin(pool), console.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(c)
-	t.Cleanup(srv.Close)
+	srv := consoleOn(t, pipeline.NewAdmin(pool), console.Options{})
 
 	for _, tc := range []struct {
 		query      string
@@ -89,12 +83,7 @@ func TestTheQueuesPageShowsEstimates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, err := console.New(pipeline.NewAdmin(pool), console.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(c)
-	t.Cleanup(srv.Close)
+	srv := consoleOn(t, pipeline.NewAdmin(pool), console.Options{})
 	code, _, body := get(t, srv.Client(), srv.URL+"/")
 	if code != http.StatusOK || !strings.Contains(body, `state=dead">~12k</a>`) || !strings.Contains(body, "<td>~0</td>") {
 		t.Fatalf("%d: the queues page does not show the estimates:\n%s", code, body)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/errcode"
@@ -54,20 +53,8 @@ func TestACancelRacingASettleAnswersForTheSettledRun(t *testing.T) {
 // lock.
 func awaitLockWait(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var waiting bool
-		err := pool.QueryRow(context.Background(), `select exists (select from pg_stat_activity
-			where datname = current_database() and wait_event_type = 'Lock')`).Scan(&waiting)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if waiting {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no session waited on the lock in 30 s")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, "a session waiting on a lock", func() bool {
+		return scalar[bool](t, pool, `select exists (select from pg_stat_activity
+			where datname = current_database() and wait_event_type = 'Lock')`)
+	})
 }

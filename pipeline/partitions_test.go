@@ -491,11 +491,17 @@ func TestRetentionDropsPartitionsUnderARunningWorker(t *testing.T) {
 	}
 }
 
-// cancelledRun enqueues a run of churn and cancels it: a done-tree run
-// finished at the database clock's now.
-func cancelledRun(t *testing.T, pool *pgxpool.Pool) string {
+// cancelledRunAt answers a database whose clock is frozen at start, its
+// partitions made, and a run of churn enqueued and cancelled there: a
+// done-tree run finished at start.
+func cancelledRunAt(t *testing.T, start time.Time) (*pgxpool.Pool, *fixtures.FrozenClock, string) {
 	t.Helper()
 	ctx := context.Background()
+	pool := partitionPool(t, "", 0)
+	clock := fixtures.FreezeClock(t, pool, start)
+	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
 	res, err := churnJob().Enqueue(ctx, pool, noInput{K: "cancelled"})
 	if err != nil {
 		t.Fatal(err)
@@ -503,7 +509,7 @@ func cancelledRun(t *testing.T, pool *pgxpool.Pool) string {
 	if err := pipeline.NewAdmin(pool).Cancel(ctx, res.ID, "test"); err != nil {
 		t.Fatal(err)
 	}
-	return res.ID
+	return pool, clock, res.ID
 }
 
 // readingRunsDone begins a transaction that has read runs_done and holds
@@ -572,12 +578,7 @@ func TestAKilledRetentionPassIsFinishedByTheNext(t *testing.T) {
 
 	t.Run("on the old edge", func(t *testing.T) {
 		ctx := context.Background()
-		pool := partitionPool(t, "", 0)
-		clock := fixtures.FreezeClock(t, pool, start)
-		if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
-			t.Fatal(err)
-		}
-		id := cancelledRun(t, pool)
+		pool, clock, id := cancelledRunAt(t, start)
 		clock.Advance(t, 3*aDay) // 03-01 to 03-03 and the old edge expire
 
 		rollback := readingRunsDone(t, pool)
@@ -622,12 +623,7 @@ func TestAKilledRetentionPassIsFinishedByTheNext(t *testing.T) {
 
 	t.Run("on a day", func(t *testing.T) {
 		ctx := context.Background()
-		pool := partitionPool(t, "", 0)
-		clock := fixtures.FreezeClock(t, pool, start)
-		if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
-			t.Fatal(err)
-		}
-		id := cancelledRun(t, pool)
+		pool, clock, id := cancelledRunAt(t, start)
 		clock.Advance(t, aDay) // the old edge and 03-01 expire
 		if _, err := pipeline.Maintain(ctx, pool, r); err != nil {
 			t.Fatal(err)

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pipekit/pipe/cmd/pipe/bench/benchwait"
 )
 
 // The figure names [Options.Only] takes.
@@ -332,23 +334,10 @@ func (b *bench) countDone(ctx context.Context, name string) (int, error) {
 	return n, err
 }
 
-// waitFor polls count every 5ms (as River's bench does) until it reaches
-// target. It fails when the count does not move for o.Stall.
+// waitFor waits for count to reach target, failing when it does not move
+// for o.Stall.
 func (b *bench) waitFor(ctx context.Context, what string, count func() int64, target int64) error {
-	last, moved := count(), time.Now()
-	for last < target {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-		if c := count(); c != last {
-			last, moved = c, time.Now()
-		} else if time.Since(moved) > b.o.Stall {
-			return fmt.Errorf("stalled at %d of %d %s for %v", last, target, what, b.o.Stall)
-		}
-	}
-	return nil
+	return benchwait.Count(ctx, what, count, target, b.o.Stall)
 }
 
 func perSecond(n int, d time.Duration) float64 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pipekit/pipe/cmd/pipe/bench/benchwait"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -74,21 +75,11 @@ func startWorker(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrab
 // stallAfter fails a wait whose count has not moved for this long.
 const stallAfter = time.Minute
 
-// waitFor polls count every 5ms until it reaches target, failing when it
-// stalls.
+// waitFor waits for count to reach target, failing when it stalls for
+// stallAfter.
 func waitFor(ctx context.Context, what string, count func() int64, target int64) error {
-	last, moved := count(), time.Now()
-	for last < target {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-		if c := count(); c != last {
-			last, moved = c, time.Now()
-		} else if time.Since(moved) > stallAfter {
-			return fmt.Errorf("store bench: stalled at %d of %d %s for %v", last, target, what, stallAfter)
-		}
+	if err := benchwait.Count(ctx, what, count, target, stallAfter); err != nil {
+		return fmt.Errorf("store bench: %w", err)
 	}
 	return nil
 }
