@@ -30,6 +30,10 @@ func buildList(f ListFilter, cursor *uuid.UUID, backward bool) (string, []any) {
 	q.equal("queue", f.Queue)
 	q.equal("name", f.Name)
 	q.equal("state", string(f.State))
+	if f.State == StateRunning {
+		// The running runs are not in runs_open_state; they hold a lease.
+		q.where("lease_until is not null")
+	}
 	if f.Tenant != "" {
 		// The tenant indexes hold only rows with a tenant.
 		q.equal("tenant", f.Tenant)

@@ -72,7 +72,8 @@ const (
     group by q.queue`
 	countRunningSQL = `select q.queue, count(*)
     from unnest($1::text[]) q(queue)
-    cross join lateral (select from pipe.runs_open r where r.queue = q.queue and r.state = 'running' limit $2) s
+    cross join lateral (select from pipe.runs_open r
+          where r.queue = q.queue and r.state = 'running' and r.lease_until is not null limit $2) s
     group by q.queue`
 )
 

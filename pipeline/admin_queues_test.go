@@ -21,10 +21,11 @@ func queueRuns(t *testing.T, pool *pgxpool.Pool, queue string, n int, states ...
 	for i, s := range states {
 		names[i] = string(s)
 	}
-	_, err := pool.Exec(context.Background(), `insert into pipe.runs (id, run_id, name, queue, idem_key, input, state, max_attempts, run_at, finished_at)
+	_, err := pool.Exec(context.Background(), `insert into pipe.runs (id, run_id, name, queue, idem_key, input, state, max_attempts, run_at, finished_at, lease_until)
 		select u, u, 'depth', $1, u::text, '{}', s, 3,
 			case when s = 'delayed' then now() + interval '1 hour' else now() - interval '1 minute' end,
-			case when s in ('done', 'cancelled', 'failed', 'dead') then now() end
+			case when s in ('done', 'cancelled', 'failed', 'dead') then now() end,
+			case when s = 'running' then now() + interval '1 hour' end -- a running run holds a lease
 		from (select gen_random_uuid() u, ($2::text[])[1 + i % cardinality($2::text[])] s from generate_series(0, $3::int - 1) i) g`,
 		queue, names, n)
 	if err != nil {

@@ -44,6 +44,7 @@ var released = []struct {
 	{21, "outbox_batches", "36ad8e25e73d6e2914775ab43bfe52d05d0a241010e8bd7d86a2d8a2181d06fc"},
 	{22, "partitioned_runs", "c86b909b3d44e7b5f6929c10be9ac365dac8798c9adf1dfca29f51b28fc8fff0"},
 	{23, "open_runs_operator_indexes", "abee834cd892795262dcf8e90fe98393c6a6b678df3c54df3aeba0c2da1cf025"},
+	{24, "running_runs_out_of_state_index", "197a55eb32304bf5bab0fb7f639253e902e061434fbb270c8df8e22428a93664"},
 }
 
 func TestReleasedMigrationsAreUnchanged(t *testing.T) {

@@ -1,7 +1,8 @@
 -- Depth per state of every queue holding an open run, a failed or dead one,
 -- or a pause. No count reads more than its cap: $1 for the open runs in
 -- each open state, all queues together (one index-only pass over
--- runs_open_state, which holds the queue and run_at), $2 for each queue's
+-- runs_open_state, which holds the queue and run_at, for each waiting
+-- state; the running through runs_open_leased), $2 for each queue's
 -- failed and dead ones (each runs_dead partition's queue index, read in
 -- partition order with no sort: ordering them by id lets the planner read a
 -- whole partition, or all of the queue's runs, to answer $2). A count that
@@ -25,13 +26,22 @@ with recursive finished(queue) as (
     from waiting w where w.queue is not null
 ), open as (
     select o.queue,
-           count(*) filter (where s.state = 'ready')     as ready,
-           count(*) filter (where s.state = 'delayed')   as delayed,
-           count(*) filter (where s.state = 'running')   as running,
-           count(*) filter (where s.state = 'suspended') as suspended,
-           count(*) filter (where s.state <> 'running' and o.run_at <= (select pipe.now())) as due
-    from unnest('{ready,delayed,running,suspended}'::text[]) s(state)
-    cross join lateral (select r.queue, r.run_at from pipe.runs_open r where r.state = s.state limit $1) o
+           count(*) filter (where o.state = 'ready')     as ready,
+           count(*) filter (where o.state = 'delayed')   as delayed,
+           count(*) filter (where o.state = 'running')   as running,
+           count(*) filter (where o.state = 'suspended') as suspended,
+           count(*) filter (where o.state <> 'running' and o.run_at <= (select pipe.now())) as due
+    from (
+        select s.state, o.queue, o.run_at
+        from unnest('{ready,delayed,suspended}'::text[]) s(state)
+        cross join lateral (select r.queue, r.run_at from pipe.runs_open r
+                            where r.state = s.state and r.state <> 'running' limit $1) o
+        union all
+        -- the running runs are not in runs_open_state: they hold a lease
+        select 'running', r.queue, r.run_at from (
+            select r.queue, r.run_at from pipe.runs_open r
+            where r.lease_until is not null and r.state = 'running' limit $1) r
+    ) o
     group by o.queue
 ), queues as (
     select queue from open
