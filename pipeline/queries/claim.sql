@@ -51,7 +51,7 @@ with clock as materialized (
     -- claim reads the rows it may take and no others, whatever else the
     -- queue holds. A name's rows beyond the room are locked only until this
     -- statement commits.
-    select p.id
+    select p.ctid
     from (
         select u.queue, u.room
         from unnest($1::text[], $2::int[]) as u(queue, room)
@@ -59,10 +59,10 @@ with clock as materialized (
         where not exists (select 1 from pipe.queue_pauses s where s.queue = u.queue)
     ) q
     cross join lateral (
-        select c.id
+        select c.ctid
         from unnest($3::text[]) as n(name)
         cross join lateral (
-            select j.id, j.run_at
+            select j.ctid, j.run_at
             from pipe.runs_open j
             where j.queue = q.queue
               and j.name = n.name
@@ -87,7 +87,7 @@ with clock as materialized (
         transitions = case when j.claims < 8 then j.transitions || pipe.transition(2, j.attempt + 1, c.now)
                            else j.transitions end
     from clock c
-    where j.id = any(array(select id from picked))
+    where j.ctid = any(array(select ctid from picked))
     returning j.id, j.run_id, j.name, j.queue, j.tenant, j.input, j.attempt, j.max_attempts, j.claims, j.has_steps, c.now, j.concurrency_key, j.trace_parent
 ), claimed_journal as (
     insert into pipe.run_events_open (job_id, kind, attempt, at)
