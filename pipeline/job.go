@@ -125,7 +125,8 @@ type jobSpec struct {
 	keyed       bool     // the cap is per concurrency key
 	whenBusy    WhenBusy // set when limit > 0
 	compensates bool
-	sensitive   bool // the input shows as [redacted]
+	sensitive   bool   // the input shows as [redacted]
+	spanName    string // "pipe.job NAME", made once rather than at every run
 }
 
 // NewJob declares a job. name, the idempotency key function and the body are
@@ -201,7 +202,8 @@ func resolveSpec(name, queue string, retry *Retry, timeout, stepTimeout time.Dur
 	if stepTimeout < 0 {
 		faults = append(faults, "StepTimeout is negative")
 	}
-	return jobSpec{name: name, queue: queue, retry: r, timeout: timeout, stepTimeout: stepTimeout}, faults
+	return jobSpec{name: name, queue: queue, retry: r, timeout: timeout, stepTimeout: stepTimeout,
+		spanName: "pipe.job " + name}, faults
 }
 
 func declarationError(name string, faults []string) error {

@@ -28,12 +28,12 @@ func traceParent(ctx context.Context) *string {
 
 // startJobSpan starts a run's span as a child of the span that enqueued it
 // (when the enqueue carried one) and puts it in ctx.
-func (w *Worker) startJobSpan(ctx context.Context, row *claimed) (context.Context, trace.Span) {
+func (w *Worker) startJobSpan(ctx context.Context, row *claimed, spec *jobSpec) (context.Context, trace.Span) {
 	if row.traceParent != nil {
 		carrier := propagation.MapCarrier{"traceparent": *row.traceParent}
 		ctx = propagation.TraceContext{}.Extract(ctx, carrier)
 	}
-	ctx, span := w.tracer.Start(ctx, "pipe.job "+row.name, trace.WithSpanKind(trace.SpanKindConsumer))
+	ctx, span := w.tracer.Start(ctx, spec.spanName, consumerSpan)
 	if span.IsRecording() { // a tracer that records nothing is not handed attributes to drop
 		span.SetAttributes(
 			attribute.String("pipe.job.name", row.name),
@@ -44,6 +44,9 @@ func (w *Worker) startJobSpan(ctx context.Context, row *claimed) (context.Contex
 	}
 	return ctx, span
 }
+
+// consumerSpan is the option every run's span starts with, made once.
+var consumerSpan = trace.WithSpanKind(trace.SpanKindConsumer)
 
 // startStepSpan starts a step's span under its run's span.
 func (rs *runState) startStepSpan(ctx context.Context, name string) (context.Context, trace.Span) {

@@ -26,6 +26,9 @@ func (l *workerLog) debug(event string, args ...any) { l.emit(slog.LevelDebug, e
 // failed or cancelled): its job, id, state and how long its last attempt
 // ran — never its input, result or error values.
 func (l *workerLog) settled(row *claimed, state string) {
+	if !l.l.Enabled(context.Background(), slog.LevelInfo) {
+		return // spare the id's and the duration's strings a line nobody keeps
+	}
 	l.info("jobs.run.settled", "job", row.name, "id", row.id.String(), "state", state,
 		"duration", time.Since(row.began).Round(time.Millisecond).String())
 }

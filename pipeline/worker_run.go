@@ -29,7 +29,7 @@ func (w *Worker) run(row *claimed) {
 	row.began = time.Now()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	ctx, span := w.startJobSpan(ctx, row)
+	ctx, span := w.startJobSpan(ctx, row, spec)
 	defer span.End()
 	h := &heldRun{row: row, cancel: cancel, lastRenewed: time.Now()}
 	w.hold(h)
