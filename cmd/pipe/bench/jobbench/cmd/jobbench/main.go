@@ -5,7 +5,8 @@
 //
 // With -fresh NAME it creates database NAME on the server -url reaches,
 // migrates it, measures there and drops it afterwards. -cpuprofile writes a
-// CPU profile of the whole run (narrow it with -only).
+// CPU profile of the whole run (narrow it with -only), -memprofile its
+// allocations.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 
@@ -35,15 +37,16 @@ func main() {
 	stepJobs := flag.Int("stepjobs", 0, "durable jobs for steps (default 3000)")
 	maxConns := flag.Int("maxconns", 0, "pool size (default pgxpool's)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
+	memProfile := flag.String("memprofile", "", "write an allocation profile here")
 	flag.Parse()
-	if err := run(*dsn, *fresh, *only, *cpuProfile, *maxConns,
+	if err := run(*dsn, *fresh, *only, *cpuProfile, *memProfile, *maxConns,
 		jobbench.Options{N: *n, Slots: *slots, PickupSamples: *samples, StepJobs: *stepJobs}); err != nil {
 		fmt.Fprintln(os.Stderr, "jobbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dsn, fresh, only, cpuProfile string, maxConns int, o jobbench.Options) (err error) {
+func run(dsn, fresh, only, cpuProfile, memProfile string, maxConns int, o jobbench.Options) (err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if fresh != "" {
@@ -101,6 +104,24 @@ func run(dsn, fresh, only, cpuProfile string, maxConns int, o jobbench.Options) 
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer writeHeapProfile(memProfile)
+	}
 	_, err = jobbench.Run(ctx, pool, o, os.Stdout)
 	return err
+}
+
+// writeHeapProfile writes the allocations of the whole run (go tool pprof
+// -sample_index=alloc_space reads where they came from).
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "jobbench:", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "jobbench:", err)
+	}
 }
