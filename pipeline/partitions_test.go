@@ -319,8 +319,8 @@ func TestARunFinishingAtMidnightIsInTheDayStartingThen(t *testing.T) {
 	if exists(before.ID) || hasPartition(t, pool, "runs_done_20260329") || hasPartition(t, pool, "run_events_done_20260329") {
 		t.Error("the run of 03-29 (and its partitions) outlived its day's retention")
 	}
-	if m.Purged != 1 {
-		t.Errorf("the pass purged %d runs; want 1", m.Purged)
+	if m.Purged != 1 || m.PurgedEstimated {
+		t.Errorf("the pass purged %d runs (estimated %v); want 1, counted", m.Purged, m.PurgedEstimated)
 	}
 	if !exists(at.ID) {
 		t.Fatal("the run finished at midnight was dropped with the day before")
@@ -784,5 +784,49 @@ func TestARetryOfARunInAnOldPartitionRunsItAgain(t *testing.T) {
 	}
 	if open != 0 || elsewhere != 0 {
 		t.Fatalf("%d journal rows left open and %d away from the run's partition", open, elsewhere)
+	}
+}
+
+// TestABigPartitionsPurgeIsItsStatisticsCount: a dropped day of more than
+// 100,000 runs (here, lowered, 1,000) is counted from its statistics
+// (reading it whole was half of the drop's time), within 1% of its runs and
+// said to be an estimate; a small one is counted exactly (the midnight
+// test).
+func TestABigPartitionsPurgeIsItsStatisticsCount(t *testing.T) {
+	ctx := context.Background()
+	pipeline.SetPurgeCountedBelow(t, 1_000)
+	pool := partitionPool(t, "", 0)
+	day := time.Date(2026, 3, 29, 12, 0, 0, 0, time.UTC)
+	clock := fixtures.FreezeClock(t, pool, day)
+	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	j := churnJob()
+	startWorker(t, pool, pipeline.WorkerConfig{Clock: clock, Lease: time.Hour}, j)
+	one, err := j.Enqueue(ctx, pool, noInput{K: "one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	awaitState(t, pool, one.ID, pipeline.StateDone)
+	const copies = 3_000
+	if _, err := pool.Exec(ctx, `insert into pipe.runs
+		select (jsonb_populate_record(null::pipe.runs, to_jsonb(r) ||
+			jsonb_build_object('id', gen_random_uuid(), 'idem_key', 'copy-' || g))).*
+		from pipe.runs r, generate_series(1, $2::int) g where r.id = $1`, one.ID, copies); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs_done_20260329`); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(t, 3*aDay)
+	m, err := pipeline.Maintain(ctx, pool, pipeline.Retention{Done: 2 * aDay, Dead: 90 * aDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasPartition(t, pool, "runs_done_20260329") {
+		t.Fatal("the day's partition outlived its retention")
+	}
+	if want := int64(copies + 1); !m.PurgedEstimated || m.Purged < want*99/100 || m.Purged > want*101/100 {
+		t.Errorf("the pass purged %d runs (estimated %v); want an estimate within 1%% of %d", m.Purged, m.PurgedEstimated, want)
 	}
 }

@@ -170,17 +170,43 @@ func (p expiredPartition) emptyOldEdge(ctx context.Context, db DB) (bool, error)
 // are not counted) and drops it.
 func dropDetached(ctx context.Context, db DB, p expiredPartition, m *MaintainResult) error {
 	if p.tree == "runs_done" || p.tree == "runs_dead" {
-		var n int64
-		if err := db.QueryRow(ctx, `select count(*) from `+p.ident()).Scan(&n); err != nil {
+		n, estimated, err := p.runs(ctx, db)
+		if err != nil {
 			return adminErr("drop "+p.name, err)
 		}
 		m.Purged += n
+		m.PurgedEstimated = m.PurgedEstimated || estimated
 	}
 	if _, err := db.Exec(ctx, `drop table `+p.ident()); err != nil {
 		return adminErr("drop "+p.name, err)
 	}
 	m.PartitionsDropped++
 	return nil
+}
+
+// purgeCountedBelow is the size under which a dropped partition's runs are
+// counted exactly; above it the count is its statistics' (see runs). A
+// variable for the tests only.
+var purgeCountedBelow float64 = 100_000
+
+// runs answers how many runs p holds: counted below purgeCountedBelow, else
+// the row count its last VACUUM or ANALYZE left in pg_class, and whether it
+// is that estimate. Counting a day of a million runs read the whole
+// partition, 0.2-0.5 s of a drop that otherwise unlinks files; a day's
+// partition is written once and vacuumed for its inserts by autovacuum, so
+// its statistics stand close to its rows. Never vacuumed nor analyzed
+// (reltuples -1), it is counted whatever its size.
+func (p expiredPartition) runs(ctx context.Context, db DB) (int64, bool, error) {
+	var est float64
+	if err := db.QueryRow(ctx, `select reltuples from pg_class where oid = $1::regclass`, p.ident()).Scan(&est); err != nil {
+		return 0, false, err
+	}
+	if est >= purgeCountedBelow {
+		return int64(est + 0.5), true, nil
+	}
+	var n int64
+	err := db.QueryRow(ctx, `select count(*) from `+p.ident()).Scan(&n)
+	return n, false, err
 }
 
 func (p expiredPartition) ident() string { return pgx.Identifier{"pipe", p.name}.Sanitize() }

@@ -39,8 +39,12 @@ func (a *app) maintainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.emit(res, fmt.Sprintf("purged %d finished run(s) in %d partition(s); rolled up %d counter bucket(s); dropped %d published event(s) and %d expired worker(s)",
-				res.Purged, res.PartitionsDropped, res.RolledUp, res.Published, res.OldWorkers))
+			about := ""
+			if res.PurgedEstimated {
+				about = "~" // a big partition's runs are its statistics' count
+			}
+			return a.emit(res, fmt.Sprintf("purged %s%d finished run(s) in %d partition(s); rolled up %d counter bucket(s); dropped %d published event(s) and %d expired worker(s)",
+				about, res.Purged, res.PartitionsDropped, res.RolledUp, res.Published, res.OldWorkers))
 		},
 	}
 	fl := c.Flags()

@@ -33,6 +33,7 @@ type Drop struct {
 	MaintainMs        float64 `json:"maintainMs"`
 	PartitionsDropped int     `json:"partitionsDropped"`
 	Purged            int64   `json:"purged"`
+	PurgedEstimated   bool    `json:"purgedEstimated,omitempty"`
 	// During is the stream's statements that overlapped Maintain, Before
 	// those of the second before it, per kind.
 	During []Statements `json:"during"`
@@ -99,6 +100,7 @@ func dropDay(ctx context.Context, s *scratch, days int, logger *slog.Logger) (Dr
 		return d, fmt.Errorf("store bench: maintain: %w", err)
 	}
 	d.MaintainMs, d.PartitionsDropped, d.Purged = ms(m1.Sub(m0)), res.PartitionsDropped, res.Purged
+	d.PurgedEstimated = res.PurgedEstimated
 	if d.Purged == 0 {
 		return d, errNoDrop
 	}

@@ -59,9 +59,17 @@ func printThroughput(out io.Writer, t Throughput) {
 	fmt.Fprintf(out, "  %-28s %18s %18s\n", "enqueue stmt p50 / p99 ms", pair(f.EnqueueStatement), pair(e.EnqueueStatement))
 }
 
+// about marks a count read off the statistics.
+func about(estimated bool) string {
+	if estimated {
+		return "~"
+	}
+	return ""
+}
+
 func printDrop(out io.Writer, d Drop) {
 	fmt.Fprintf(out, "drop a day: Maintain(Retention{Done: %s}) dropped %d partitions (day %s, runs and journal, with the empty edge below) "+
-		"and %s runs in %.0f ms\n", d.RetentionDone, d.PartitionsDropped, d.Day, count(d.Purged), d.MaintainMs)
+		"and %s%s runs in %.0f ms\n", d.RetentionDone, d.PartitionsDropped, d.Day, about(d.PurgedEstimated), count(d.Purged), d.MaintainMs)
 	for i, s := range d.During {
 		b := d.Before[i]
 		fmt.Fprintf(out, "  %-9s during the drop: %4d statements, p50 %.2f ms, max %.2f ms (the second before: %d, max %.2f ms)\n",
