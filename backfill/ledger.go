@@ -151,17 +151,28 @@ func Cancel(ctx context.Context, db pipeline.DB, ref, reason string) (Pass, erro
 	if err != nil {
 		return p, err
 	}
+	// The ledger and the run are cancelled in one transaction: a pass that
+	// read its ledger cancelled before its run was would fail its run with
+	// X_JOB_CANCELLED, dead-lettered, instead of cancelled.
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		return p, errcode.Postgres(ctx, err, "backfill ledger: cancel")
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	var id uuid.UUID
-	err = db.QueryRow(ctx, sqlLedgerCancel, p.RunID).Scan(&id)
+	err = tx.QueryRow(ctx, sqlLedgerCancel, p.RunID).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, finished(p)
 	}
 	if err != nil {
 		return p, errcode.Postgres(ctx, err, "backfill ledger: cancel")
 	}
-	err = pipeline.NewAdmin(db).Cancel(ctx, p.JobID, reason)
+	err = pipeline.NewAdmin(tx).Cancel(ctx, p.JobID, reason)
 	if err != nil && !errors.Is(err, errcode.JobNotCancellable) {
 		return p, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return p, errcode.Postgres(ctx, err, "backfill ledger: cancel")
 	}
 	return Show(ctx, db, p.RunID)
 }

@@ -190,7 +190,7 @@ func TestAPassWaitsWhileTheTransactionIDAgeNearsWraparound(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "cancelled" {
-		t.Fatalf("the pass is %s", d.State)
+		t.Fatalf("the pass is %s (%+v)", d.State, d.LastError)
 	}
 	var changed int
 	if err := pool.QueryRow(ctx, `select count(*) from orders where total_cents is not null`).Scan(&changed); err != nil || changed != 0 {

@@ -30,10 +30,10 @@ func (r Retention) withDefaults() Retention {
 // MaintainResult is what one maintenance pass removed, made or rolled up.
 type MaintainResult struct {
 	// Purged counts the finished runs in the partitions dropped: exactly
-	// for a partition of fewer than 100,000 runs, else from its statistics
-	// (PostgreSQL's pg_class.reltuples, set by its last VACUUM or ANALYZE),
-	// and then PurgedEstimated is set. Counting a day of a million runs
-	// read the whole partition, half of the drop's time.
+	// for a partition of fewer than 100,000 runs, else from PostgreSQL's
+	// statistics (the greater of pg_stat_all_tables.n_live_tup and
+	// pg_class.reltuples), and then PurgedEstimated is set. Counting a day
+	// of a million runs read the whole partition, half of the drop's time.
 	Purged          int64 `json:"purged"`
 	PurgedEstimated bool  `json:"purgedEstimated,omitempty"`
 	// PartitionsDropped counts the partitions of finished runs and their
