@@ -81,6 +81,18 @@ func partitionsOf(t *testing.T, db pipeline.DB, tree string) []partition {
 
 // hasPartition tells whether a partition of that name is attached (or
 // detaching) to a finished tree.
+// frozenPartitions answers a pool of its own with the database clock
+// frozen at at and the partitions that time needs made.
+func frozenPartitions(t *testing.T, at time.Time) (*pgxpool.Pool, *fixtures.FrozenClock) {
+	t.Helper()
+	pool := partitionPool(t, "", 0)
+	clock := fixtures.FreezeClock(t, pool, at)
+	if _, err := pipeline.EnsurePartitions(context.Background(), pool); err != nil {
+		t.Fatal(err)
+	}
+	return pool, clock
+}
+
 func hasPartition(t *testing.T, db pipeline.DB, name string) bool {
 	t.Helper()
 	return scalar[bool](t, db, `select exists (select from pipe.run_partitions() where name = $1)`, name)
@@ -262,12 +274,8 @@ func TestPartitionsAreUTCDaysAndMondayWeeks(t *testing.T) {
 // its day's partition, and dropped with it (journal and all).
 func TestARunFinishingAtMidnightIsInTheDayStartingThen(t *testing.T) {
 	ctx := context.Background()
-	pool := partitionPool(t, "", 0)
 	midnight := time.Date(2026, 3, 30, 0, 0, 0, 0, time.UTC)
-	clock := fixtures.FreezeClock(t, pool, midnight.Add(-time.Microsecond))
-	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+	pool, clock := frozenPartitions(t, midnight.Add(-time.Microsecond))
 	j := churnJob()
 	startWorker(t, pool, pipeline.WorkerConfig{Clock: clock, Lease: time.Hour}, j)
 
@@ -497,11 +505,7 @@ func TestRetentionDropsPartitionsUnderARunningWorker(t *testing.T) {
 func cancelledRunAt(t *testing.T, start time.Time) (*pgxpool.Pool, *fixtures.FrozenClock, string) {
 	t.Helper()
 	ctx := context.Background()
-	pool := partitionPool(t, "", 0)
-	clock := fixtures.FreezeClock(t, pool, start)
-	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+	pool, clock := frozenPartitions(t, start)
 	res, err := churnJob().Enqueue(ctx, pool, noInput{K: "cancelled"})
 	if err != nil {
 		t.Fatal(err)
@@ -737,11 +741,7 @@ func TestASettleIntoADayWithoutPartitionMakesIt(t *testing.T) {
 // again, ends done, and settles into today's partition of done runs.
 func TestARetryOfARunInAnOldPartitionRunsItAgain(t *testing.T) {
 	ctx := context.Background()
-	pool := partitionPool(t, "", 0)
-	clock := fixtures.FreezeClock(t, pool, time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
-	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+	pool, clock := frozenPartitions(t, time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
 	var stepRuns, attempts atomic.Int32
 	j := pipeline.MustJob("retried-later", keyK, func(ctx context.Context, run *pipeline.Run[noInput]) (int, error) {
 		if _, err := pipeline.Step(ctx, "once", func(context.Context) (int, error) { return int(stepRuns.Add(1)), nil }); err != nil {
@@ -795,12 +795,8 @@ func TestARetryOfARunInAnOldPartitionRunsItAgain(t *testing.T) {
 func TestABigPartitionsPurgeIsItsStatisticsCount(t *testing.T) {
 	ctx := context.Background()
 	pipeline.SetPurgeCountedBelow(t, 1_000)
-	pool := partitionPool(t, "", 0)
 	day := time.Date(2026, 3, 29, 12, 0, 0, 0, time.UTC)
-	clock := fixtures.FreezeClock(t, pool, day)
-	if _, err := pipeline.EnsurePartitions(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+	pool, clock := frozenPartitions(t, day)
 	j := churnJob()
 	startWorker(t, pool, pipeline.WorkerConfig{Clock: clock, Lease: time.Hour}, j)
 	one, err := j.Enqueue(ctx, pool, noInput{K: "one"})
