@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/pipeline"
@@ -21,6 +22,7 @@ import (
 type Store struct {
 	db    pipeline.DB
 	cache *endpointCache
+	reads singleflight.Group // one read of an endpoint at a time, shared by every delivery that missed it
 }
 
 // NewStore answers the stock endpoint store over db.
@@ -54,11 +56,18 @@ func (s *Store) cached(ctx context.Context, id string) (StoredEndpoint, error) {
 	if e, ok := s.cache.get(id); ok {
 		return e, nil
 	}
-	read := s.cache.now()
-	e, err := s.Get(ctx, id)
-	if err == nil {
-		s.cache.put(e, read)
-	}
+	v, err, _ := s.reads.Do(id, func() (any, error) {
+		// shared: one caller's cancel must not fail the others' read
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+		defer cancel()
+		read := s.cache.now()
+		e, err := s.Get(rctx, id)
+		if err == nil {
+			s.cache.put(e, read)
+		}
+		return e, err
+	})
+	e, _ := v.(StoredEndpoint)
 	return e, err
 }
 
@@ -153,9 +162,14 @@ func (s *Store) Delivered(ctx context.Context, id string) error {
 	if e, ok := s.cache.get(id); ok && e.ConsecutiveFailures == 0 {
 		return nil
 	}
-	defer s.cache.forget(id)
-	_, err := s.db.Exec(ctx, sqlEndpointDelivered, id)
-	return dbErr(ctx, err, "reset an endpoint's failures")
+	tag, err := s.db.Exec(ctx, sqlEndpointDelivered, id)
+	if err != nil {
+		return dbErr(ctx, err, "reset an endpoint's failures")
+	}
+	if tag.RowsAffected() > 0 {
+		s.cache.forget(id) // the count it held changed; a reset that matched nothing changed nothing
+	}
+	return nil
 }
 
 func scanEndpoint(r pgx.CollectableRow) (StoredEndpoint, error) {
