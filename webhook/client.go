@@ -25,10 +25,7 @@ func newClient[In any](o Options[In]) *client {
 	if !o.AllowPrivate {
 		dialer.Control = dialControl
 	}
-	conns := o.MaxConnsPerHost
-	if conns == 0 {
-		conns = 64
-	}
+	conns := o.connsPerHost()
 	t := &http.Transport{
 		DialContext:         dialer.DialContext,
 		TLSClientConfig:     o.TLS,
@@ -70,6 +67,17 @@ func (c *client) post(ctx context.Context, o signer, ep Endpoint, ev Event) (int
 	_ = resp.Body.Close()
 	return resp.StatusCode, statusErr(resp)
 }
+
+// connsPerHost answers MaxConnsPerHost or its default.
+func (o Options[In]) connsPerHost() int {
+	if o.MaxConnsPerHost == 0 {
+		return defaultConnsPerHost
+	}
+	return o.MaxConnsPerHost
+}
+
+// defaultConnsPerHost is MaxConnsPerHost's default.
+const defaultConnsPerHost = 64
 
 // signer is what post needs of the declaration.
 type signer interface {

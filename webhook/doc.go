@@ -32,6 +32,16 @@
 // (10) the endpoint is disabled and the next run is
 // X_WEBHOOK_ENDPOINT_DISABLED. Re-enabling is the app's.
 //
+// # Outbound at volume: staged through the outbox
+//
+// [NewStaged] declares the same delivery with its first attempt sent
+// through the outbox: [Staged.Stage] writes deliveries into pipe.outbox in
+// the app's transaction, a relay given [Staged.Stream] hands them over a
+// batch at a time, and each is posted once and recorded in the ledger as
+// attempt 0, without a run. A delivery not delivered then becomes a run of
+// [Staged.Job], and goes on as above. An endpoint whose staged attempt
+// failed is held for [StagedHold]: its deliveries go to runs unsent.
+//
 // # Signing
 //
 // [SignStandard], the default, is Standard Webhooks 1.0: webhook-id (the

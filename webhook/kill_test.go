@@ -2,15 +2,18 @@ package webhook_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/outbox"
 	"github.com/pipekit/pipe/pipeline"
 	"github.com/pipekit/pipe/webhook"
 )
@@ -28,7 +31,7 @@ func killJob(url string) *pipeline.Job[delivery, webhook.Result] {
 // fixtures.StartChild, the test binary runs a worker over killJob until it
 // is SIGKILLed.
 func TestMain(m *testing.M) {
-	fixtures.ChildMain(map[string]fixtures.ChildFunc{"deliverer": func(ctx context.Context, pool *pgxpool.Pool) error {
+	fixtures.ChildMain(map[string]fixtures.ChildFunc{"staged": stagedChild, "deliverer": func(ctx context.Context, pool *pgxpool.Pool) error {
 		reg, err := pipeline.NewRegistry(killJob(os.Getenv(killURLEnv)))
 		if err != nil {
 			return err
@@ -51,12 +54,7 @@ func TestMain(m *testing.M) {
 // the lease lapses and delivers again under the same webhook-id, signed
 // afresh, so the receiver can dedupe.
 func TestAWorkerKilledMidDeliveryRedeliversTheSameWebhookID(t *testing.T) {
-	url := fixtures.DBURL(t)
-	pool, err := pgxpool.New(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	url, pool := killDB(t)
 	ctx := context.Background()
 	e := newEndpoint(t, false, func(n int, w http.ResponseWriter, r *http.Request) {
 		if n == 1 {
@@ -83,4 +81,119 @@ func TestAWorkerKilledMidDeliveryRedeliversTheSameWebhookID(t *testing.T) {
 	if d.Attempt < 2 {
 		t.Fatalf("the run settled at attempt %d: the killed attempt was not counted", d.Attempt)
 	}
+}
+
+// The staged kill test's webhook, declared alike in the test and in its
+// relay processes: deliveries of the environment's name to its URL, the
+// stock ledger on.
+func killStaged(pool *pgxpool.Pool, name, url string) (*webhook.Staged[delivery], *outbox.Relay, *webhook.PGLedger) {
+	ep, ev := fixed(url, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+	ledger := webhook.PostgresLedger(pool)
+	s, err := webhook.NewStaged(name, deliveryKey, pool, webhook.Options[delivery]{Endpoint: ep, Event: ev, Ledger: ledger,
+		AllowHTTP: true, AllowPrivate: true})
+	if err != nil {
+		panic(err)
+	}
+	return s, outbox.MustNew(outbox.Options{Name: name + ".relay", Streams: []outbox.Stream{s.Stream()}, Batch: 100}), ledger
+}
+
+const killNameEnv = "PIPE_WEBHOOK_KILL_NAME"
+
+func stagedChild(ctx context.Context, pool *pgxpool.Pool) error {
+	s, relay, _ := killStaged(pool, os.Getenv(killNameEnv), os.Getenv(killURLEnv))
+	return fixtures.WorkUntilKilled(ctx, pool, append(relay.Jobs(), s.Job())...)
+}
+
+// A relay SIGKILLed while a batch of staged deliveries is in flight loses
+// none: the next relay posts the batch again, each delivery under its own
+// webhook-id, so every event reaches the endpoint at least once and the
+// receiver can dedupe the batch it saw twice; every event ends with a
+// delivered row in the ledger, and none became a run.
+func TestARelayKilledMidBatchRedeliversItsStagedDeliveries(t *testing.T) {
+	url, pool := killDB(t)
+	ctx := context.Background()
+	var held atomic.Bool
+	e := newEndpoint(t, false, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n > 150 && held.Load() {
+			<-r.Context().Done() // held until the killed relay's connection drops
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	held.Store(true)
+	name := "kill.staged"
+	s, relay, ledger := killStaged(pool, name, e.srv.URL)
+	t.Cleanup(ledger.Close)
+	var ins []delivery
+	for i := range 300 {
+		ins = append(ins, delivery{Endpoint: "acme", Event: fmt.Sprintf("evt-%d", i)})
+	}
+	if err := s.Stage(ctx, pool, ins...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := relay.Arm(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{killURLEnv + "=" + e.srv.URL, killNameEnv + "=" + name}
+	first := fixtures.StartChild(t, url, "staged", env...)
+	e.await(t, 160) // the second batch in flight, its later deliveries held
+	first.Kill(t)
+	held.Store(false)
+	fixtures.StartChild(t, url, "staged", env...)
+	delivered := func() map[string]bool {
+		got := map[string]bool{}
+		as, err := ledger.List(ctx, webhook.Filter{Limit: 10000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range as {
+			if a.Job == name && a.Outcome == webhook.Delivered {
+				got[a.EventID] = true
+			}
+		}
+		return got
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(delivered()) < 300 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 300 staged deliveries recorded delivered after the relay's kill", len(delivered()))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	seen := map[string]int{}
+	for _, h := range e.got() {
+		seen[h.header.Get("webhook-id")]++
+	}
+	twice := 0
+	for i := range 300 {
+		switch n := seen[fmt.Sprintf("evt-%d", i)]; {
+		case n == 0:
+			t.Fatalf("event evt-%d never reached the endpoint", i)
+		case n > 1:
+			twice++
+		}
+	}
+	if twice == 0 {
+		t.Fatal("no event was posted twice: the kill did not come mid-batch")
+	}
+	var runs int
+	if err := pool.QueryRow(ctx, `select count(*) from pipe.jobs where name = $1`, name).Scan(&runs); err != nil {
+		t.Fatal(err)
+	}
+	if runs != 0 {
+		t.Fatalf("%d staged deliveries became runs; the endpoint took every one", runs)
+	}
+}
+
+// killDB answers a database of the kill test's own, for its child
+// processes, and a pool over it.
+func killDB(t *testing.T) (string, *pgxpool.Pool) {
+	t.Helper()
+	url := fixtures.DBURL(t)
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return url, pool
 }

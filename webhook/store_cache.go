@@ -15,7 +15,7 @@ const endpointTTL = time.Second
 
 // endpointCache is a Store's endpoints as it last read them.
 type endpointCache struct {
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	entries map[string]cachedEndpoint
 	now     func() time.Time
 }
@@ -31,8 +31,8 @@ func newEndpointCache() *endpointCache {
 
 // get answers endpoint id as read within endpointTTL, if it was.
 func (c *endpointCache) get(id string) (StoredEndpoint, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	ce, ok := c.entries[id]
 	if !ok || c.now().Sub(ce.read) >= endpointTTL {
 		return StoredEndpoint{}, false

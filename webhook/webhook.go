@@ -82,45 +82,76 @@ type deliverer[In any] struct {
 // run delivers once: reads the endpoint and the event, posts, records the
 // attempt, and counts a run that ends failed against the endpoint.
 func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
-	ep, err := d.o.Endpoint(ctx, r.Input)
-	if err != nil {
-		return Result{}, err
-	}
-	if ep.Disabled {
-		return Result{}, errcode.New(errcode.WebhookEndpointDisabled, "webhook %s: the endpoint is disabled", d.name).
-			WithFix("re-enable the endpoint once its owner has fixed it (pipe webhooks endpoints enable ID), then requeue the run")
-	}
-	ev, err := d.o.Event(ctx, r.Input)
-	if err != nil {
-		return Result{}, err
-	}
-	if !validEventID(ev.ID) {
-		return Result{}, errcode.New(errcode.WebhookEventInvalid, "webhook %s: the event id is not 1-256 printable ASCII characters", d.name).
-			WithFix("give every event an id of 1-256 printable ASCII characters")
-	}
-	att := Attempt{Job: d.name, RunID: r.RunID, EndpointID: ep.ID, EventID: ev.ID, Attempt: r.Attempt, Bytes: int64(len(ev.Body)), At: time.Now()}
-	status, err := d.send(ctx, ep, ev)
-	att.DurationMs = time.Since(att.At).Milliseconds()
-	att.Status, att.Outcome, att.Code = status, outcomeOf(err), errcode.CodeOf(err)
-	// The attempt's context may have ended (its timeout cut the request):
-	// the ledger row and the failure count are written past it, bounded.
+	res, endpointID, err := d.once(ctx, r.Input, r.RunID, r.Attempt, nil, d.record)
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
-	if d.o.Ledger != nil {
-		if lerr := d.o.Ledger.Record(after, att); lerr != nil && err == nil {
-			err = lerr // recorded or retried: a retry redelivers under the same webhook-id
-		}
-	}
 	if err != nil {
-		return Result{}, d.failed(after, r, ep.ID, err)
+		if endpointID == "" {
+			return Result{}, err // no endpoint read: nothing to count against
+		}
+		return Result{}, d.failed(after, r, endpointID, err)
 	}
 	if d.o.Health != nil {
-		if herr := d.o.Health.Delivered(ctx, ep.ID); herr != nil {
+		if herr := d.o.Health.Delivered(ctx, endpointID); herr != nil {
 			return Result{}, herr
 		}
 	}
-	return Result{EndpointID: ep.ID, EventID: ev.ID, Status: status, Attempt: r.Attempt, DurationMs: att.DurationMs}, nil
+	return res, nil
 }
+
+// once reads the endpoint and the event of in, posts, and records the
+// attempt as attempt n of runID through record; an endpoint skip answers true for is not
+// posted to (errSkipped). It answers the endpoint's id once an
+// attempt was made on it (what a failure counts against), and the
+// attempt's coded error.
+func (d *deliverer[In]) once(ctx context.Context, in In, runID string, n int, skip func(endpointID string) bool,
+	record func(context.Context, Attempt) error) (Result, string, error) {
+	ep, err := d.o.Endpoint(ctx, in)
+	if err != nil {
+		return Result{}, "", err
+	}
+	if skip != nil && skip(ep.ID) {
+		return Result{}, "", errSkipped
+	}
+	if ep.Disabled {
+		return Result{}, "", errcode.New(errcode.WebhookEndpointDisabled, "webhook %s: the endpoint is disabled", d.name).
+			WithFix("re-enable the endpoint once its owner has fixed it (pipe webhooks endpoints enable ID), then requeue the run")
+	}
+	ev, err := d.o.Event(ctx, in)
+	if err != nil {
+		return Result{}, "", err // the event's fault, not the endpoint's
+	}
+	if !validEventID(ev.ID) {
+		return Result{}, "", errcode.New(errcode.WebhookEventInvalid, "webhook %s: the event id is not 1-256 printable ASCII characters", d.name).
+			WithFix("give every event an id of 1-256 printable ASCII characters")
+	}
+	att := Attempt{Job: d.name, RunID: runID, EndpointID: ep.ID, EventID: ev.ID, Attempt: n, Bytes: int64(len(ev.Body)), At: time.Now()}
+	status, err := d.send(ctx, ep, ev)
+	att.DurationMs = time.Since(att.At).Milliseconds()
+	att.Status, att.Outcome, att.Code = status, outcomeOf(err), errcode.CodeOf(err)
+	if lerr := record(ctx, att); lerr != nil && err == nil {
+		err = lerr // recorded or retried: a retry redelivers under the same webhook-id
+	}
+	if err != nil {
+		return Result{}, ep.ID, err
+	}
+	return Result{EndpointID: ep.ID, EventID: ev.ID, Status: status, Attempt: n, DurationMs: att.DurationMs}, ep.ID, nil
+}
+
+// record writes one attempt to the ledger, when there is one. The
+// attempt's context may have ended (its timeout cut the request): the row
+// is written past it, bounded.
+func (d *deliverer[In]) record(ctx context.Context, a Attempt) error {
+	if d.o.Ledger == nil {
+		return nil
+	}
+	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+	defer cancel()
+	return d.o.Ledger.Record(after, a)
+}
+
+// errSkipped is a staged delivery not posted: its endpoint is held.
+var errSkipped = errors.New("the endpoint is held")
 
 // send posts the delivery within the job's Timeout, or DefaultTimeout when
 // the job declares none.

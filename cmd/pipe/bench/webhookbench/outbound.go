@@ -51,8 +51,10 @@ func outbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) err
 		return err
 	}
 	r.AnchorCPUUs = perItemUs(benchcpu.Process()-before, o.Deliveries)
-	r.OutboundPerSec, err = deliverAll(ctx, pool, o, url, r)
-	return err
+	if r.OutboundPerSec, err = deliverAll(ctx, pool, o, url, r); err != nil {
+		return err
+	}
+	return staged(ctx, pool, o, url, r)
 }
 
 // endpointID answers the endpoint delivery n goes to.

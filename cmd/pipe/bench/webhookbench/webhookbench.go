@@ -74,6 +74,13 @@ type Result struct {
 	// A no-op job's runs a second on the same worker, and the CPU time of
 	// one run, in µs (this process's and its database sessions'): the job
 	// core's own share of a delivery.
+	// The same deliveries staged through the outbox (webhook.Staged): a
+	// second, and the CPU time of one (this process's and its database
+	// sessions').
+	StagedPerSec      float64 `json:"stagedDeliveriesPerSec"`
+	StagedRatio       float64 `json:"stagedRatio"`
+	StagedCPUUs       float64 `json:"stagedCpuUs"`
+	StagedDBCPUUs     float64 `json:"stagedDatabaseCpuUs"`
 	NoopPerSec        float64 `json:"noopRunsPerSec"`
 	NoopCPUUs         float64 `json:"noopCpuUs"`
 	NoopDBCPUUs       float64 `json:"noopDatabaseCpuUs"`
@@ -99,6 +106,10 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Res
 	fmt.Fprintf(out, "outbound, %d at once: %.0f deliveries/s (10 endpoints of the stock store, ledger on) vs %.0f plain keep-alive POSTs/s = %.2fx\n",
 		o.Concurrency, r.OutboundPerSec, r.OutboundAnchor, r.OutboundRatio)
 	printCPU(out, r)
+	r.StagedRatio = r.StagedPerSec / r.OutboundAnchor
+	fmt.Fprintf(out, "outbound staged through the outbox (webhook.Staged, its relay and worker at their defaults: 64 at once, batches of 500): %.0f deliveries/s = %.2fx the POSTs\n",
+		r.StagedPerSec, r.StagedRatio)
+	printStagedCPU(out, r)
 	if err := jobFloor(ctx, pool, o, &r); err != nil {
 		return r, err
 	}
@@ -163,14 +174,23 @@ func loop(n, conc int, fn func(i int) error) (float64, error) {
 // printCPU prints what a delivery and a plain POST cost the machine's CPU,
 // and the ratio that leaves where the two share its cores.
 func printCPU(out io.Writer, r Result) {
+	printDeliveryCPU(out, r, "a delivery", r.OutboundCPUUs, r.OutboundDBCPUUs)
+}
+
+// printStagedCPU prints what a staged delivery costs the machine's CPU.
+func printStagedCPU(out io.Writer, r Result) {
+	printDeliveryCPU(out, r, "a staged delivery", r.StagedCPUUs, r.StagedDBCPUUs)
+}
+
+func printDeliveryCPU(out io.Writer, r Result, what string, processUs, databaseUs float64) {
 	if !r.DBCPUKnown {
-		fmt.Fprintf(out, "CPU a delivery: %.0f µs in this process (the database's share unknown: it is not on this machine), a plain POST %.0f µs\n",
-			r.OutboundCPUUs, r.AnchorCPUUs)
+		fmt.Fprintf(out, "CPU %s: %.0f µs in this process (the database's share unknown: it is not on this machine), a plain POST %.0f µs\n",
+			what, processUs, r.AnchorCPUUs)
 		return
 	}
-	total := r.OutboundCPUUs + r.OutboundDBCPUUs
-	fmt.Fprintf(out, "CPU a delivery: %.0f µs in this process + %.0f µs in its database sessions = %.0f µs, a plain POST %.0f µs: on cores they share, at most %.2fx\n",
-		r.OutboundCPUUs, r.OutboundDBCPUUs, total, r.AnchorCPUUs, r.AnchorCPUUs/total)
+	total := processUs + databaseUs
+	fmt.Fprintf(out, "CPU %s: %.0f µs in this process + %.0f µs in its database sessions = %.0f µs, a plain POST %.0f µs: on cores they share, at most %.2fx\n",
+		what, processUs, databaseUs, total, r.AnchorCPUUs, r.AnchorCPUUs/total)
 }
 
 // printFloor prints what a run of a no-op job costs on the same worker, and
