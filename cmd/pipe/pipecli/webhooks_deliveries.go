@@ -16,7 +16,8 @@ func (a *app) webhookDeliveriesCommand() *cobra.Command {
 		Short: "List the newest delivery attempts from the stock ledger (pipe.webhook_deliveries)",
 		Long: "deliveries lists delivery attempts, newest first: endpoint, event, attempt, status, outcome\n" +
 			"(delivered, throttled, rejected, failed, refused), bytes sent, duration and code. Bodies are\n" +
-			"never recorded.",
+			"never recorded. Attempt 0 is a staged delivery's attempt through the outbox (webhook.NewStaged),\n" +
+			"under its outbox message id; attempts 1 and on are its run's, when it was not delivered then.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.withWebhookStore(c.Context(), func(_ *webhook.Store, l *webhook.PGLedger) error {
