@@ -113,7 +113,7 @@ func TestTheBatchSizeMovesTowardItsTarget(t *testing.T) {
 	exec(t, pool, `create function slow(n numeric) returns bigint language sql as $$ select round(n * 100)::bigint from pg_sleep(0.001) $$`)
 	o := fillOptions()
 	o.SQL = `update orders set total_cents = slow(total) where id between $1 and $2`
-	o.Batch, o.Target, o.MinBatch = 10, 50*time.Millisecond, 1
+	o.Batch, o.Target, o.MinBatch = 2, 50*time.Millisecond, 1
 	job := mustNew(t, "test.fill", o)
 	res, err := job.Enqueue(context.Background(), pool, Req{Label: "a"})
 	if err != nil {
@@ -121,10 +121,15 @@ func TestTheBatchSizeMovesTowardItsTarget(t *testing.T) {
 	}
 	fixtures.StartWorker(t, pool, job)
 	p := awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.Batches >= 12 })
-	// Started at 10, it doubles toward ~50 (a loaded machine makes rows
-	// slower, so the size lower): between 15 and 100.
-	if p.BatchSize < 15 || p.BatchSize > 100 {
-		t.Fatalf("after %d batches the size is %d", p.Batches, p.BatchSize)
+	// Started at 2 (a batch of a few ms), it moves to the size that takes
+	// the target at the speed the batches run: about 50 rows at 1 ms a row,
+	// fewer on a loaded machine, where a row's sleep takes longer (CI once
+	// saw 11). So the next batch, at the last one's rate, takes about the
+	// target; one slow batch at the end moves it by at most the step's
+	// clamp, and a size stuck at 2 would take a quarter of it.
+	if took := time.Duration(float64(p.BatchSize) / p.Rate * float64(time.Second)); took < o.Target*2/5 || took > o.Target*5/2 {
+		t.Fatalf("after %d batches the size is %d: at the last batch's %.0f rows/s it takes %s; want about the 50ms target",
+			p.Batches, p.BatchSize, p.Rate, took)
 	}
 	if _, err := backfill.Cancel(context.Background(), pool, res.RunID, "test over"); err != nil {
 		t.Fatal(err)
