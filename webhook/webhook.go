@@ -100,10 +100,10 @@ func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 }
 
 // once reads the endpoint and the event of in, posts, and records the
-// attempt as attempt n of runID through record; an endpoint skip answers true for is not
-// posted to (errSkipped). It answers the endpoint's id once an
-// attempt was made on it (what a failure counts against), and the
-// attempt's coded error.
+// attempt through record as attempt n of runID. An endpoint for which skip
+// answers true is not posted to (errSkipped). once answers the endpoint's
+// id once an attempt was made on it (what a failure counts against), and
+// the attempt's coded error.
 func (d *deliverer[In]) once(ctx context.Context, in In, runID string, n int, skip func(endpointID string) bool,
 	record func(context.Context, Attempt) error) (Result, string, error) {
 	ep, err := d.o.Endpoint(ctx, in)
