@@ -39,8 +39,9 @@
 // the app's transaction, a relay given [Staged.Stream] hands them over a
 // batch at a time, and each is posted once and recorded in the ledger as
 // attempt 0, without a run. A delivery not delivered then becomes a run of
-// [Staged.Job], and goes on as above. An endpoint whose staged attempt
-// failed is held for [StagedHold]: its deliveries go to runs unsent.
+// [Staged.Job], and goes on as above. A staged attempt is bounded by
+// [StagedTimeout]; an endpoint whose staged attempt failed is held for
+// [StagedHold]: its deliveries go to runs unsent.
 //
 // # Signing
 //

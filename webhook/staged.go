@@ -35,6 +35,8 @@ type Staged[In any] struct {
 	key   func(In) string
 	db    pipeline.DB
 	holds *holds
+	// stagedTimeout is StagedTimeout (a test's shorter one)
+	stagedTimeout time.Duration
 }
 
 // NewStaged declares a staged webhook named name, its deliveries staged on
@@ -55,7 +57,8 @@ func NewStaged[In any](name string, key func(In) string, db pipeline.DB, o Optio
 			WithFix("shorten the name")
 	}
 	d := &deliverer[In]{name: name, o: o.withDefaults(), client: newClient(o)}
-	return &Staged[In]{d: d, job: job, key: key, db: db, holds: &holds{until: map[string]time.Time{}, now: time.Now}}, nil
+	return &Staged[In]{d: d, job: job, key: key, db: db, holds: &holds{until: map[string]time.Time{}, now: time.Now},
+		stagedTimeout: StagedTimeout}, nil
 }
 
 // MustStaged is [NewStaged] that panics on a bad declaration, for
@@ -146,6 +149,8 @@ func (s *Staged[In]) attempt(ctx context.Context, msgID string, in In, backoff t
 		made = &a
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout())
+	defer cancel()
 	_, endpointID, err := s.d.once(ctx, in, msgID, 0, s.holds.held, keep)
 	if errors.Is(err, errSkipped) {
 		return 0, nil // its endpoint is held: the run follows it at its own backoff
@@ -162,6 +167,15 @@ func (s *Staged[In]) attempt(ctx context.Context, msgID string, in In, backoff t
 		s.holds.hold(endpointID)
 	}
 	return s.wait(err, backoff), made
+}
+
+// timeout answers a staged attempt's bound: StagedTimeout, or the job's
+// Timeout when it is shorter.
+func (s *Staged[In]) timeout() time.Duration {
+	if t := s.d.o.Job.Timeout; t > 0 && t < s.stagedTimeout {
+		return t
+	}
+	return s.stagedTimeout
 }
 
 // wait answers the wait before a failed delivery's run: the endpoint's

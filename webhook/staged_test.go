@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +36,12 @@ func newStaged(t *testing.T, pool *pgxpool.Pool, name string, endpoints map[stri
 
 // newStagedBatch is newStaged with the relay's batch (0: its default).
 func newStagedBatch(t *testing.T, pool *pgxpool.Pool, name string, endpoints map[string]string, batch int) *stagedSetup {
+	return newStagedWith(t, pool, name, endpoints, batch, nil)
+}
+
+// newStagedWith is newStagedBatch with set applied to the staged webhook
+// before its relay starts.
+func newStagedWith(t *testing.T, pool *pgxpool.Pool, name string, endpoints map[string]string, batch int, set func(*webhook.Staged[delivery])) *stagedSetup {
 	t.Helper()
 	ctx := context.Background()
 	s := &stagedSetup{pool: pool, store: webhook.NewStore(pool), ledger: webhook.PostgresLedger(pool), name: name}
@@ -56,6 +63,9 @@ func newStagedBatch(t *testing.T, pool *pgxpool.Pool, name string, endpoints map
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if set != nil {
+		set(staged)
 	}
 	s.staged = staged
 	s.relay, err = outbox.New(outbox.Options{Name: name + ".relay", Streams: []outbox.Stream{staged.Stream()}, Batch: batch})
@@ -298,5 +308,42 @@ func TestStagedRefusesItsMistakes(t *testing.T) {
 	var staged int
 	if err := pool.QueryRow(ctx, `select count(*) from pipe.outbox where stream = $1`, name).Scan(&staged); err != nil || staged != 0 {
 		t.Fatalf("%d deliveries staged by a refused call (%v); want none", staged, err)
+	}
+}
+
+// A staged attempt gives up at StagedTimeout (the relay's transaction is
+// open while its batch is posted): an endpoint that does not answer in
+// time is held and its delivery goes to a run, which has the job's full
+// Timeout and delivers it.
+func TestAStagedAttemptGivesUpAtItsBound(t *testing.T) {
+	pool := fixtures.DB(t)
+	ctx := context.Background()
+	var calls atomic.Int64
+	slow := newEndpoint(t, false, func(_ int, w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			select { // the first request is not answered in time
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	name := "bound." + fmt.Sprint(time.Now().UnixNano())
+	s := newStagedWith(t, pool, name, map[string]string{name + ".slow": slow.srv.URL}, 0, func(st *webhook.Staged[delivery]) {
+		webhook.SetStagedTimeout(st, 200*time.Millisecond)
+	})
+	start := time.Now()
+	if err := s.staged.Stage(ctx, pool, delivery{Endpoint: name + ".slow", Event: "s-1"}); err != nil {
+		t.Fatal(err)
+	}
+	awaitRuns(t, s, func(runs map[string]string) bool { return runs["s-1"] == "done" })
+	if took := time.Since(start); took > 4*time.Second {
+		t.Fatalf("the delivery took %s: the staged attempt waited out the endpoint", took)
+	}
+	a := s.attempts(t)["s-1"]
+	if len(a) < 2 || a[0].Attempt != 0 || a[0].Outcome != webhook.Failed || a[0].DurationMs > 1000 ||
+		a[len(a)-1].Outcome != webhook.Delivered || a[len(a)-1].Attempt < 1 {
+		t.Fatalf("ledger rows %+v; want attempt 0 failed within its bound, then the run's attempt delivered", a)
 	}
 }
