@@ -149,9 +149,7 @@ func (s *Staged[In]) attempt(ctx context.Context, msgID string, in In, backoff t
 		made = &a
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout())
-	defer cancel()
-	_, endpointID, err := s.d.once(ctx, in, msgID, 0, s.holds.held, keep)
+	_, endpointID, err := s.d.once(ctx, in, try{runID: msgID, skip: s.holds.held, record: keep, bound: s.timeout()})
 	if errors.Is(err, errSkipped) {
 		return 0, nil // its endpoint is held: the run follows it at its own backoff
 	}

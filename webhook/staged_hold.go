@@ -15,11 +15,12 @@ import (
 // endpoint down does not hold every batch of the stream for its timeout.
 const StagedHold = 30 * time.Second
 
-// StagedTimeout bounds a staged attempt, or the job's Timeout when that is
-// shorter. The relay posts a batch inside the transaction that saves its
-// cursor, so an endpoint that stops answering would hold that transaction
-// open for the whole attempt's Timeout (30 s by default); a staged attempt
-// gives up sooner, its endpoint is held, and its run has the full Timeout.
+// StagedTimeout bounds a staged attempt's request, or the job's Timeout
+// when that is shorter. The relay posts a batch inside the transaction
+// that saves its cursor, so an endpoint that stops answering would hold
+// that transaction open for the whole attempt's Timeout (30 s by default);
+// a staged attempt gives up sooner, its endpoint is held, and its run has
+// the full Timeout.
 const StagedTimeout = 5 * time.Second
 
 // holds are the endpoints a Staged does not post to, until when. Its

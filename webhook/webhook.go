@@ -82,7 +82,7 @@ type deliverer[In any] struct {
 // run delivers once: reads the endpoint and the event, posts, records the
 // attempt, and counts a run that ends failed against the endpoint.
 func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
-	res, endpointID, err := d.once(ctx, r.Input, r.RunID, r.Attempt, nil, d.record)
+	res, endpointID, err := d.once(ctx, r.Input, try{runID: r.RunID, n: r.Attempt, record: d.record})
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
 	if err != nil {
@@ -99,18 +99,28 @@ func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 	return res, nil
 }
 
+// try is one attempt's terms: attempt n of runID, recorded through
+// record; an endpoint for which skip answers true is not posted to
+// (errSkipped); the request is bounded by bound, or with none by the job's
+// Timeout (the attempt's context) or DefaultTimeout.
+type try struct {
+	runID  string
+	n      int
+	skip   func(endpointID string) bool
+	record func(context.Context, Attempt) error
+	bound  time.Duration
+}
+
 // once reads the endpoint and the event of in, posts, and records the
-// attempt through record as attempt n of runID. An endpoint for which skip
-// answers true is not posted to (errSkipped). once answers the endpoint's
-// id once an attempt was made on it (what a failure counts against), and
-// the attempt's coded error.
-func (d *deliverer[In]) once(ctx context.Context, in In, runID string, n int, skip func(endpointID string) bool,
-	record func(context.Context, Attempt) error) (Result, string, error) {
+// attempt, on t's terms. It answers the endpoint's id once an attempt was
+// made on it (what a failure counts against), and the attempt's coded
+// error.
+func (d *deliverer[In]) once(ctx context.Context, in In, t try) (Result, string, error) {
 	ep, err := d.o.Endpoint(ctx, in)
 	if err != nil {
 		return Result{}, "", err
 	}
-	if skip != nil && skip(ep.ID) {
+	if t.skip != nil && t.skip(ep.ID) {
 		return Result{}, "", errSkipped
 	}
 	if ep.Disabled {
@@ -125,17 +135,17 @@ func (d *deliverer[In]) once(ctx context.Context, in In, runID string, n int, sk
 		return Result{}, "", errcode.New(errcode.WebhookEventInvalid, "webhook %s: the event id is not 1-256 printable ASCII characters", d.name).
 			WithFix("give every event an id of 1-256 printable ASCII characters")
 	}
-	att := Attempt{Job: d.name, RunID: runID, EndpointID: ep.ID, EventID: ev.ID, Attempt: n, Bytes: int64(len(ev.Body)), At: time.Now()}
-	status, err := d.send(ctx, ep, ev)
+	att := Attempt{Job: d.name, RunID: t.runID, EndpointID: ep.ID, EventID: ev.ID, Attempt: t.n, Bytes: int64(len(ev.Body)), At: time.Now()}
+	status, err := d.send(ctx, ep, ev, t.bound)
 	att.DurationMs = time.Since(att.At).Milliseconds()
 	att.Status, att.Outcome, att.Code = status, outcomeOf(err), errcode.CodeOf(err)
-	if lerr := record(ctx, att); lerr != nil && err == nil {
+	if lerr := t.record(ctx, att); lerr != nil && err == nil {
 		err = lerr // recorded or retried: a retry redelivers under the same webhook-id
 	}
 	if err != nil {
 		return Result{}, ep.ID, err
 	}
-	return Result{EndpointID: ep.ID, EventID: ev.ID, Status: status, Attempt: n, DurationMs: att.DurationMs}, ep.ID, nil
+	return Result{EndpointID: ep.ID, EventID: ev.ID, Status: status, Attempt: t.n, DurationMs: att.DurationMs}, ep.ID, nil
 }
 
 // record writes one attempt to the ledger, when there is one. The
@@ -153,12 +163,16 @@ func (d *deliverer[In]) record(ctx context.Context, a Attempt) error {
 // errSkipped is a staged delivery not posted: its endpoint is held.
 var errSkipped = errors.New("the endpoint is held")
 
-// send posts the delivery within the job's Timeout, or DefaultTimeout when
-// the job declares none.
-func (d *deliverer[In]) send(ctx context.Context, ep Endpoint, ev Event) (int, error) {
-	if d.o.Job.Timeout == 0 {
+// send posts the delivery within bound; with none, within the job's
+// Timeout (the attempt's context), or DefaultTimeout when the job declares
+// none.
+func (d *deliverer[In]) send(ctx context.Context, ep Endpoint, ev Event, bound time.Duration) (int, error) {
+	if bound == 0 && d.o.Job.Timeout == 0 {
+		bound = DefaultTimeout
+	}
+	if bound > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		ctx, cancel = context.WithTimeout(ctx, bound)
 		defer cancel()
 	}
 	return d.client.post(ctx, d.o, ep, ev)
