@@ -79,8 +79,6 @@ func partitionsOf(t *testing.T, db pipeline.DB, tree string) []partition {
 	return out
 }
 
-// hasPartition tells whether a partition of that name is attached (or
-// detaching) to a finished tree.
 // frozenPartitions answers a pool of its own with the database clock
 // frozen at at and the partitions that time needs made.
 func frozenPartitions(t *testing.T, at time.Time) (*pgxpool.Pool, *fixtures.FrozenClock) {
@@ -93,6 +91,8 @@ func frozenPartitions(t *testing.T, at time.Time) (*pgxpool.Pool, *fixtures.Froz
 	return pool, clock
 }
 
+// hasPartition tells whether a partition of that name is attached (or
+// detaching) to a finished tree.
 func hasPartition(t *testing.T, db pipeline.DB, name string) bool {
 	t.Helper()
 	return scalar[bool](t, db, `select exists (select from pipe.run_partitions() where name = $1)`, name)

@@ -44,7 +44,7 @@ type Staged[In any] struct {
 // enqueued as runs of [Staged.Job]. Options are [New]'s; MaxConnsPerHost
 // (default 64) is also how many deliveries of a batch are posted at once.
 func NewStaged[In any](name string, key func(In) string, db pipeline.DB, o Options[In]) (*Staged[In], error) {
-	job, err := New(name, key, o)
+	d, job, err := declare(name, key, o)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,6 @@ func NewStaged[In any](name string, key func(In) string, db pipeline.DB, o Optio
 		return nil, errcode.New(errcode.JobDeclarationInvalid, "webhook %s: a staged webhook's name is its outbox stream: at most %d characters", label(name), outbox.MaxStreamLen).
 			WithFix("shorten the name")
 	}
-	d := &deliverer[In]{name: name, o: o.withDefaults(), client: newClient(o)}
 	return &Staged[In]{d: d, job: job, key: key, db: db, holds: &holds{until: map[string]time.Time{}, now: time.Now},
 		stagedTimeout: StagedTimeout}, nil
 }
@@ -134,7 +133,8 @@ func (s *Staged[In]) Publish(ctx context.Context, batch []outbox.Envelope) error
 	return s.handOff(ctx, ins, handoffs)
 }
 
-// Close releases the client's idle connections.
+// Close releases the client's idle connections (the job's runs post
+// through the same client).
 func (s *Staged[In]) Close() error {
 	s.d.client.http.CloseIdleConnections()
 	return nil

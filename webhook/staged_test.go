@@ -31,16 +31,11 @@ type stagedSetup struct {
 }
 
 func newStaged(t *testing.T, pool *pgxpool.Pool, name string, endpoints map[string]string) *stagedSetup {
-	return newStagedBatch(t, pool, name, endpoints, 0)
+	return newStagedWith(t, pool, name, endpoints, 0, nil)
 }
 
-// newStagedBatch is newStaged with the relay's batch (0: its default).
-func newStagedBatch(t *testing.T, pool *pgxpool.Pool, name string, endpoints map[string]string, batch int) *stagedSetup {
-	return newStagedWith(t, pool, name, endpoints, batch, nil)
-}
-
-// newStagedWith is newStagedBatch with set applied to the staged webhook
-// before its relay starts.
+// newStagedWith is newStaged with the relay's batch (0: its default) and
+// set applied to the staged webhook before its relay starts.
 func newStagedWith(t *testing.T, pool *pgxpool.Pool, name string, endpoints map[string]string, batch int, set func(*webhook.Staged[delivery])) *stagedSetup {
 	t.Helper()
 	ctx := context.Background()
@@ -248,7 +243,7 @@ func TestAnEndpointDownIsHeldWhileTheStreamGoesOn(t *testing.T) {
 	good := newEndpoint(t, false, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	down := newEndpoint(t, false, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) })
 	name := "held." + fmt.Sprint(time.Now().UnixNano())
-	s := newStagedBatch(t, pool, name, map[string]string{name + ".good": good.srv.URL, name + ".down": down.srv.URL}, 10)
+	s := newStagedWith(t, pool, name, map[string]string{name + ".good": good.srv.URL, name + ".down": down.srv.URL}, 10, nil)
 	var ins []delivery
 	for i := range 30 {
 		ins = append(ins, delivery{Endpoint: name + ".good", Event: fmt.Sprintf("g-%d", i)}, delivery{Endpoint: name + ".down", Event: fmt.Sprintf("d-%d", i)})

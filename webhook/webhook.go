@@ -18,12 +18,20 @@ import (
 // answers a run's idempotency key from its input (endpoint and event,
 // usually), so an event enqueued twice for one endpoint is one delivery.
 func New[In any](name string, key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
+	_, job, err := declare(name, key, o)
+	return job, err
+}
+
+// declare checks o and answers the webhook's deliverer and the job whose
+// body it is.
+func declare[In any](name string, key func(In) string, o Options[In]) (*deliverer[In], *pipeline.Job[In, Result], error) {
 	if faults := o.faults(); len(faults) > 0 {
-		return nil, errcode.New(errcode.JobDeclarationInvalid, "webhook %s: %s", label(name), strings.Join(faults, "; ")).
+		return nil, nil, errcode.New(errcode.JobDeclarationInvalid, "webhook %s: %s", label(name), strings.Join(faults, "; ")).
 			WithFix("correct each named field of the webhook's Options")
 	}
 	d := &deliverer[In]{name: name, o: o.withDefaults(), client: newClient(o)}
-	return pipeline.NewJob(name, key, d.run, d.o.Job)
+	job, err := pipeline.NewJob(name, key, d.run, d.o.Job)
+	return d, job, err
 }
 
 // MustNew is [New] that panics on a bad declaration, for package-level

@@ -2,7 +2,6 @@ package webhookbench
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -16,7 +15,7 @@ const floorJob = "pipe.bench.webhooks.noop"
 // (its run claimed, completed and counted), which no delivery can cost less
 // than, and its CPU time a run.
 func jobFloor(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) error {
-	job, err := pipeline.NewJob(floorJob, func(d delivery) string { return strconv.Itoa(d.N) },
+	job, err := pipeline.NewJob(floorJob, deliveryKey,
 		func(context.Context, *pipeline.Run[delivery]) (struct{}, error) { return struct{}{}, nil },
 		pipeline.JobOptions[delivery, struct{}]{Queue: floorJob})
 	if err != nil {

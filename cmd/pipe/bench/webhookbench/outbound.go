@@ -57,6 +57,26 @@ func outbound(ctx context.Context, pool *pgxpool.Pool, o Options, r *Result) err
 	return staged(ctx, pool, o, url, r)
 }
 
+// benchWebhook answers the bench webhooks' options: delivery n to endpoint
+// n%10 of store, its Health on, the event's body eventBody, signed,
+// recorded in ledger, conns at once (0: the default), runs on queue.
+func benchWebhook(store *webhook.Store, ledger webhook.Ledger, queue string, conns int) webhook.Options[delivery] {
+	return webhook.Options[delivery]{
+		Endpoint: func(ctx context.Context, d delivery) (webhook.Endpoint, error) {
+			return store.Endpoint(ctx, endpointID(d.N))
+		},
+		Health: store,
+		Event: func(_ context.Context, d delivery) (webhook.Event, error) {
+			return webhook.Event{ID: "evt-" + strconv.Itoa(d.N), Topic: "orders.paid", Body: eventBody}, nil
+		},
+		Ledger: ledger, AllowHTTP: true, AllowPrivate: true, MaxConnsPerHost: conns,
+		Job: pipeline.JobOptions[delivery, webhook.Result]{Queue: queue},
+	}
+}
+
+// deliveryKey is the bench webhooks' idempotency key: the delivery's number.
+func deliveryKey(d delivery) string { return strconv.Itoa(d.N) }
+
 // endpointID answers the endpoint delivery n goes to.
 func endpointID(n int) string { return outboundJob + "." + strconv.Itoa(n%benchEndpoints) }
 
@@ -94,17 +114,7 @@ func deliverAll(ctx context.Context, pool *pgxpool.Pool, o Options, url string, 
 	defer dropEndpoints(pool)
 	ledger := webhook.PostgresLedger(pool)
 	defer ledger.Close()
-	job, err := webhook.New(outboundJob, func(d delivery) string { return strconv.Itoa(d.N) }, webhook.Options[delivery]{
-		Endpoint: func(ctx context.Context, d delivery) (webhook.Endpoint, error) {
-			return store.Endpoint(ctx, endpointID(d.N))
-		},
-		Health: store,
-		Event: func(_ context.Context, d delivery) (webhook.Event, error) {
-			return webhook.Event{ID: "evt-" + strconv.Itoa(d.N), Topic: "orders.paid", Body: eventBody}, nil
-		},
-		Ledger: ledger, AllowHTTP: true, AllowPrivate: true, MaxConnsPerHost: o.Concurrency,
-		Job: pipeline.JobOptions[delivery, webhook.Result]{Queue: outboundJob},
-	})
+	job, err := webhook.New(outboundJob, deliveryKey, benchWebhook(store, ledger, outboundJob, o.Concurrency))
 	if err != nil {
 		return 0, err
 	}

@@ -3,7 +3,6 @@ package webhookbench
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -43,17 +42,7 @@ func staged(ctx context.Context, pool *pgxpool.Pool, o Options, url string, r *R
 	pg := webhook.PostgresLedger(pool)
 	defer pg.Close()
 	ledger := &countingLedger{PGLedger: pg}
-	s, err := webhook.NewStaged(stagedJob, func(d delivery) string { return strconv.Itoa(d.N) }, pool, webhook.Options[delivery]{
-		Endpoint: func(ctx context.Context, d delivery) (webhook.Endpoint, error) {
-			return store.Endpoint(ctx, endpointID(d.N))
-		},
-		Health: store,
-		Event: func(_ context.Context, d delivery) (webhook.Event, error) {
-			return webhook.Event{ID: "evt-" + strconv.Itoa(d.N), Topic: "orders.paid", Body: eventBody}, nil
-		},
-		Ledger: ledger, AllowHTTP: true, AllowPrivate: true,
-		Job: pipeline.JobOptions[delivery, webhook.Result]{Queue: stagedJob},
-	})
+	s, err := webhook.NewStaged(stagedJob, deliveryKey, pool, benchWebhook(store, ledger, stagedJob, 0))
 	if err != nil {
 		return err
 	}
@@ -158,7 +147,7 @@ func awaitDelivered(ctx context.Context, l *countingLedger, n int) error {
 // and ledger rows.
 func cleanStaged(pool *pgxpool.Pool) {
 	ctx := context.Background()
-	_, _ = pool.Exec(ctx, `delete from pipe.outbox where stream like $1`, stagedJob+"%")
+	_, _ = pool.Exec(ctx, `delete from pipe.outbox where stream = $1`, stagedJob)
 	_, _ = pool.Exec(ctx, `delete from pipe.outbox_batches where stream = $1`, stagedJob)
 	_, _ = pool.Exec(ctx, `delete from pipe.consumer_cursors where consumer = $1`, stagedJob+".relay")
 	_, _ = pool.Exec(ctx, `delete from pipe.jobs where name like $1`, stagedJob+".relay%") // its runner, arming and pruning

@@ -71,16 +71,16 @@ type Result struct {
 	OutboundDBCPUUs float64 `json:"outboundDatabaseCpuUs"`
 	DBCPUKnown      bool    `json:"databaseCpuKnown"`
 	AnchorCPUUs     float64 `json:"anchorCpuUs"`
-	// A no-op job's runs a second on the same worker, and the CPU time of
-	// one run, in µs (this process's and its database sessions'): the job
-	// core's own share of a delivery.
 	// The same deliveries staged through the outbox (webhook.Staged): a
 	// second, and the CPU time of one (this process's and its database
 	// sessions').
-	StagedPerSec      float64 `json:"stagedDeliveriesPerSec"`
-	StagedRatio       float64 `json:"stagedRatio"`
-	StagedCPUUs       float64 `json:"stagedCpuUs"`
-	StagedDBCPUUs     float64 `json:"stagedDatabaseCpuUs"`
+	StagedPerSec  float64 `json:"stagedDeliveriesPerSec"`
+	StagedRatio   float64 `json:"stagedRatio"`
+	StagedCPUUs   float64 `json:"stagedCpuUs"`
+	StagedDBCPUUs float64 `json:"stagedDatabaseCpuUs"`
+	// A no-op job's runs a second on the same worker, and the CPU time of
+	// one run, in µs (this process's and its database sessions'): the job
+	// core's own share of a delivery.
 	NoopPerSec        float64 `json:"noopRunsPerSec"`
 	NoopCPUUs         float64 `json:"noopCpuUs"`
 	NoopDBCPUUs       float64 `json:"noopDatabaseCpuUs"`
