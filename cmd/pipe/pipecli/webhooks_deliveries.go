@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/webhook"
 )
 
@@ -20,6 +21,10 @@ func (a *app) webhookDeliveriesCommand() *cobra.Command {
 			"under its outbox message id; attempts 1 and on are its run's, when it was not delivered then.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if f.Limit < 1 || f.Limit > maxDeliveriesListed {
+				return errcode.New(errcode.ConfigInvalid, "webhooks deliveries: --limit is outside 1 to %d", maxDeliveriesListed).
+					WithFix(fmt.Sprintf("ask for 1 to %d rows", maxDeliveriesListed))
+			}
 			return a.withWebhookStore(c.Context(), func(_ *webhook.Store, l *webhook.PGLedger) error {
 				rows, err := l.List(c.Context(), f)
 				if err != nil {
@@ -46,6 +51,9 @@ func (a *app) webhookDeliveriesCommand() *cobra.Command {
 	}
 	c.Flags().StringVar(&f.EndpointID, "endpoint", "", "only this endpoint's attempts")
 	c.Flags().StringVar(&f.EventID, "event", "", "only this event's attempts")
-	c.Flags().IntVar(&f.Limit, "limit", 100, "at most this many rows")
+	c.Flags().IntVar(&f.Limit, "limit", 100, fmt.Sprintf("at most this many rows (1 to %d)", maxDeliveriesListed))
 	return c
 }
+
+// maxDeliveriesListed is the most rows pipe webhooks deliveries lists.
+const maxDeliveriesListed = 10_000

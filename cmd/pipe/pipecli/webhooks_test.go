@@ -10,7 +10,8 @@ import (
 // endpoints add prints the secret once; list never prints a secret;
 // disable, enable and rotate-secret change the stored row; deliveries
 // filter by endpoint and event. Each with --json; an unknown id is
-// X_WEBHOOK_ENDPOINT_UNKNOWN, a plain http URL X_WEBHOOK_ENDPOINT_INVALID.
+// X_WEBHOOK_ENDPOINT_UNKNOWN, a plain http URL X_WEBHOOK_ENDPOINT_INVALID,
+// a --limit outside 1 to 10,000 X_CONFIG_INVALID.
 func TestWebhooksEndpointsAndDeliveries(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -68,6 +69,8 @@ func TestWebhooksEndpointsAndDeliveries(t *testing.T) {
 	if !rowHas(b.pipe(t, "webhooks", "deliveries", "--endpoint", "globex").stdout, "globex", "e1", "1", "200", "delivered") {
 		t.Fatal("deliveries lacks globex's row")
 	}
+	wantError(t, b.pipe(t, "webhooks", "deliveries", "--limit=-5"), 1, "X_CONFIG_INVALID")
+	wantError(t, b.pipe(t, "webhooks", "deliveries", "--limit", "0"), 1, "X_CONFIG_INVALID")
 }
 
 // rowStarts reports whether out holds a line whose first fields are cells.
