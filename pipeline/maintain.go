@@ -65,7 +65,10 @@ type MaintainResult struct {
 // enqueue or settle waits on it. Given a transaction, it is detached in the
 // transaction under a short lock timeout, and a drop that cannot have its
 // lock at once is left for the next pass (DropsDeferred); settles into the
-// finished partitions wait for that transaction to end.
+// finished partitions wait for that transaction to end. A pool that leads
+// through a transaction pooler (see TransactionPooled) is given a
+// transaction of its own: a concurrent detach needs a session lock, which
+// such a pooler cannot keep.
 func Maintain(ctx context.Context, db DB, r Retention) (MaintainResult, error) {
 	m, err := housekeep(ctx, db, r)
 	if err != nil {

@@ -32,13 +32,23 @@ const sqlExpired = `select tree, name, detaching from pipe.run_partitions()
 	order by detaching desc, upper, tree`
 
 // dropExpired drops every expired partition of the finished trees. Given a
-// transaction it detaches in it (see Maintain); else it holds one session
-// of its own and detaches concurrently.
+// transaction, or a pool that leads through a transaction pooler, it
+// detaches in a transaction (see Maintain); else it holds one session of
+// its own and detaches concurrently.
 func dropExpired(ctx context.Context, db DB, r Retention, m *MaintainResult) error {
 	if tx, ok := db.(pgx.Tx); ok {
 		return dropExpiredInTx(ctx, tx, r, m)
 	}
 	if pool, ok := db.(*pgxpool.Pool); ok {
+		// Through a transaction pooler the session lock would be taken on
+		// one server and released on another: detach in a transaction.
+		pooled, err := TransactionPooled(ctx, pool.Config().ConnConfig)
+		if err != nil {
+			return adminErr("retention", err)
+		}
+		if pooled {
+			return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return dropExpiredInTx(ctx, tx, r, m) })
+		}
 		conn, err := pool.Acquire(ctx)
 		if err != nil {
 			return adminErr("retention", err)

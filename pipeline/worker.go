@@ -46,6 +46,7 @@ type Worker struct {
 	stopped  atomic.Bool
 	halt     halting // see worker_stop.go
 	idleMax  atomic.Int64
+	pooled   bool // the pool leads through a transaction pooler (see pooler.go)
 	stats    WorkerStats
 	outcomes outcomeCounts
 	rates    *tenantRates
@@ -155,6 +156,10 @@ func (w *Worker) Start(ctx context.Context) error {
 		w.started.Store(false)
 		return err
 	}
+	if err := w.checkPooler(ctx); err != nil {
+		w.started.Store(false)
+		return err
+	}
 	if _, err := EnsurePartitions(ctx, w.pool); err != nil {
 		// Not fatal: a settle that finds no partition makes it then.
 		w.log.warn("jobs.worker.partitions", "error", err)
@@ -168,11 +173,12 @@ func (w *Worker) Start(ctx context.Context) error {
 	w.loops.Add(1)
 	go w.fetchLoop(loopCtx)
 	go w.heartbeatLoop(hbCtx)
-	if !w.cfg.NoWake {
+	if w.wakes() {
 		w.loops.Add(1)
 		go w.listenLoop(loopCtx)
 	}
 	w.log.info("jobs.worker.started", "queues", w.queues)
+	w.warnPooledWake()
 	w.warnUnserved()
 	return nil
 }

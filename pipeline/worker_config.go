@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pipekit/pipe/errcode"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
@@ -67,6 +68,12 @@ type WorkerConfig struct {
 	Logger *slog.Logger
 	// NoWake turns off the LISTEN wake: the worker only polls.
 	NoWake bool
+	// ListenConfig is where the LISTEN wake connects. Default: the pool's
+	// own connection settings. Behind a transaction pooler (PgBouncer with
+	// pool_mode = transaction), where a LISTEN hears nothing, give a direct
+	// or session-pooled server's: without one the worker polls, and says so
+	// when it starts.
+	ListenConfig *pgx.ConnConfig
 	// RatePerTenant caps body starts per tenant in this process (per
 	// process, not fleet-wide: see SpendBudget for a shared budget). A run
 	// over it is deferred with its attempt uncounted. Nil: no cap.

@@ -38,7 +38,7 @@ func (w *Worker) listenLoop(ctx context.Context) {
 }
 
 func (w *Worker) listenOnce(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, w.pool.Config().ConnConfig.Copy())
+	conn, err := pgx.ConnectConfig(ctx, w.listenConfig())
 	if err != nil {
 		return err
 	}

@@ -113,6 +113,7 @@ func open(ctx context.Context, url string, src source, app string) (*pgxpool.Poo
 	if _, named := cfg.ConnConfig.RuntimeParams["application_name"]; !named {
 		cfg.ConnConfig.RuntimeParams["application_name"] = app
 	}
+	forPooler(ctx, cfg.ConnConfig)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, errcode.Wrap(err, errcode.ConfigInvalid, "the database URL from %s is not usable", src).

@@ -73,6 +73,7 @@ type app struct {
 	stdout      io.Writer
 	stderr      io.Writer
 	databaseURL string
+	listenURL   string
 	json        bool
 	// started is set once the command line parsed and a command began; an
 	// uncoded error before that is a usage error.
@@ -144,6 +145,7 @@ func (a *app) rootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(c, "%s", err.Error()) })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.databaseURL, "database-url", "", "PostgreSQL URL (default $DATABASE_URL, else the private cluster)")
+	pf.StringVar(&a.listenURL, "listen-url", "", "PostgreSQL URL for the worker's LISTEN wake when the database URL leads through a transaction pooler such as PgBouncer: a direct or session-pooled one (default $PIPE_LISTEN_URL, else the database URL)")
 	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
 	root.AddCommand(
 		a.migrateCommand(),

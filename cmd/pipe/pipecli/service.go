@@ -57,8 +57,11 @@ func (a *app) serve(ctx context.Context, pool *pgxpool.Pool, cfg pipeline.Worker
 // newService builds the worker and the scheduler, and listens on
 // metricsAddr when it is set, without starting anything.
 func (a *app) newService(pool *pgxpool.Pool, cfg pipeline.WorkerConfig, metricsAddr string) (*service, error) {
-	s := &service{cfg: cfg}
 	var err error
+	if cfg.ListenConfig, err = a.listenConfig(); err != nil {
+		return nil, err
+	}
+	s := &service{cfg: cfg}
 	if s.worker, err = pipeline.NewWorker(pool, cfg); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,164 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pipekit/pipe/errcode"
+)
+
+// poolerProbeWait bounds each statement of the pooler probe. Only a pooler
+// with one server connection for the database makes a statement wait for
+// another client's open transaction, so a wait that long is answered as
+// pooled.
+const poolerProbeWait = 2 * time.Second
+
+// TransactionPooled reports whether cfg leads through a transaction pooler
+// (PgBouncer with pool_mode = transaction, or one like it): a pooler that
+// hands a client's transactions to whichever server connection is free, so
+// that nothing of a session — a named prepared statement, a LISTEN, a
+// session advisory lock — outlives a transaction.
+//
+// It asks with two connections of its own: the first reads its server's
+// process id, then the second holds a transaction open and reads its own,
+// and the first reads again. Straight to PostgreSQL, or through a session
+// pooler, every client has a server of its own for as long as it is
+// connected, so the two ids differ and the first never changes. Through a
+// transaction pooler the second client is handed the server the first just
+// gave back (PgBouncer hands out the most recently used first), or the
+// first comes back on another one. The probe costs two connections and a
+// few round trips, once, at start.
+func TransactionPooled(ctx context.Context, cfg *pgx.ConnConfig) (bool, error) {
+	a, err := pgx.ConnectConfig(ctx, probeConfig(cfg))
+	if err != nil {
+		return false, err
+	}
+	defer a.Close(context.WithoutCancel(ctx))
+	b, err := pgx.ConnectConfig(ctx, probeConfig(cfg))
+	if err != nil {
+		return false, err
+	}
+	defer b.Close(context.WithoutCancel(ctx))
+	first, err := backendPID(ctx, a)
+	if err != nil {
+		return false, err
+	}
+	for range 3 {
+		pooled, err := probeRound(ctx, a, b, first)
+		if pooled || err != nil {
+			return pooled, err
+		}
+	}
+	return false, nil
+}
+
+// probeRound holds a transaction open on b and reads both clients' server
+// process ids: a shared or a moved server is a transaction pooler.
+func probeRound(ctx context.Context, a, b *pgx.Conn, first uint32) (bool, error) {
+	tx, err := b.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a read-only probe
+	var other uint32
+	if err := tx.QueryRow(ctx, "select pg_backend_pid()", pgx.QueryExecModeSimpleProtocol).Scan(&other); err != nil {
+		return false, err
+	}
+	if other == first {
+		return true, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, poolerProbeWait)
+	defer cancel()
+	again, err := backendPID(wctx, a)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return true, nil // waited for b's server: one server for both clients
+	}
+	if err != nil {
+		return false, err
+	}
+	return again != first, nil
+}
+
+func backendPID(ctx context.Context, c *pgx.Conn) (uint32, error) {
+	var pid uint32
+	err := c.QueryRow(ctx, "select pg_backend_pid()", pgx.QueryExecModeSimpleProtocol).Scan(&pid)
+	return pid, err
+}
+
+// probeConfig answers a copy of cfg whose connections prepare nothing.
+func probeConfig(cfg *pgx.ConnConfig) *pgx.ConnConfig {
+	c := cfg.Copy()
+	c.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	return c
+}
+
+// PoolerSafe reports whether connections made with cfg work through a
+// transaction pooler: they must not name prepared statements, which live
+// in one server session. pgx's default mode (cache_statement) names them;
+// cache_describe, describe_exec, exec and simple_protocol do not.
+func PoolerSafe(cfg *pgx.ConnConfig) bool {
+	return cfg.DefaultQueryExecMode != pgx.QueryExecModeCacheStatement
+}
+
+// ForPooler sets cfg to work through a transaction pooler, when it does
+// not already: statements are described once a connection and cached, and
+// sent unnamed (pgx's cache_describe), one round trip each as before.
+func ForPooler(cfg *pgx.ConnConfig) {
+	if !PoolerSafe(cfg) {
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	}
+}
+
+// errPoolerUnsafe is a pool behind a transaction pooler whose connections
+// name prepared statements.
+func errPoolerUnsafe(what string) error {
+	return errcode.New(errcode.ConfigInvalid,
+		"%s: the database URL leads through a transaction pooler (such as PgBouncer with pool_mode = transaction), and the pool's connections name prepared statements, which a pooler hands to other clients", what).
+		WithFix("add default_query_exec_mode=cache_describe to the pool's URL (or set ConnConfig.DefaultQueryExecMode), or use a direct or session-pooled URL")
+}
+
+// checkPooler probes the worker's pool when it starts, unless nothing
+// would change: it refuses a pool that names prepared statements behind a
+// transaction pooler, and notes the pooler, whose LISTEN hears nothing
+// (see wakes).
+func (w *Worker) checkPooler(ctx context.Context) error {
+	cfg := w.pool.Config().ConnConfig
+	if PoolerSafe(cfg) && (w.cfg.NoWake || w.cfg.ListenConfig != nil) {
+		return nil
+	}
+	pooled, err := TransactionPooled(ctx, cfg)
+	if err != nil {
+		return errcode.Postgres(ctx, err, "worker "+w.cfg.ID+": probe the database URL for a transaction pooler")
+	}
+	w.pooled = pooled
+	if pooled && !PoolerSafe(cfg) {
+		return errPoolerUnsafe("worker " + w.cfg.ID)
+	}
+	return nil
+}
+
+// wakes reports whether the worker holds a LISTEN: not with NoWake, nor on
+// a transaction-pooled URL with no ListenConfig past the pooler.
+func (w *Worker) wakes() bool {
+	return !w.cfg.NoWake && (!w.pooled || w.cfg.ListenConfig != nil)
+}
+
+// warnPooledWake says at start that a pooled worker polls, and what to set.
+func (w *Worker) warnPooledWake() {
+	if !w.cfg.NoWake && !w.wakes() {
+		w.log.warn("jobs.wake.off", "why", "the database URL leads through a transaction pooler, where LISTEN hears nothing",
+			"fix", "give the worker a direct or session-pooled URL for its wake (pipe worker --listen-url, WorkerConfig.ListenConfig)")
+	}
+}
+
+// listenConfig answers where the LISTEN wake connects: ListenConfig, else
+// the pool's own settings.
+func (w *Worker) listenConfig() *pgx.ConnConfig {
+	if w.cfg.ListenConfig != nil {
+		return w.cfg.ListenConfig.Copy()
+	}
+	return w.pool.Config().ConnConfig.Copy()
+}
