@@ -98,7 +98,7 @@ func settledBy(w *pipeline.Worker) func() int64 {
 // once, nothing dead-lettered; the cut runs were handed back uncounted.
 func TestTerminatedBackendsCostNoAttempts(t *testing.T) {
 	ctx := context.Background()
-	url := fixtures.DBURL(t)
+	url := fixtures.DirectURL(t, fixtures.DBURL(t)) // its faults end server sessions, which a pooler would hide
 	pool := poolWith(t, url, `create table effects (id text primary key)`)
 	const runs = 300
 	job := faultJob("terminated")
@@ -165,7 +165,7 @@ func settledRuns(t *testing.T, conn *pgx.Conn) int {
 // nothing while its backends are terminated: each batch lands once.
 func TestTerminatedBackendsMidFencedTx(t *testing.T) {
 	ctx := context.Background()
-	url := fixtures.DBURL(t)
+	url := fixtures.DirectURL(t, fixtures.DBURL(t)) // its faults end server sessions, which a pooler would hide
 	pool := poolWith(t, url, `create table batches (n int primary key)`)
 	const batches = 100
 	var written atomic.Int64 // batches the body saw committed: the fault beat's progress

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -31,6 +32,9 @@ func startWorker(t *testing.T, pool *pgxpool.Pool, cfg pipeline.WorkerConfig, jo
 	}
 	if cfg.IdlePollMax == 0 {
 		cfg.IdlePollMax = 50 * time.Millisecond
+	}
+	if cfg.ListenConfig == nil {
+		cfg.ListenConfig = fixtures.ListenConfig(t, pool) // past the kit's PgBouncer, when the tests run through it
 	}
 	w, err := pipeline.NewWorker(pool, cfg)
 	if err != nil {

@@ -402,16 +402,10 @@ func TestUpgradeFrom21MovesEveryRunWhileWorkersRun(t *testing.T) {
 	// partitions are locked against it, so that the next batch stops after
 	// deleting its runs from jobs_legacy and inserting them into pipe.runs,
 	// at its first dead journal row; its backend is then terminated.
-	mover, err := pgx.Connect(ctx, pool.Config().ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mover.Close(ctx)
-	blocker, err := pgx.Connect(ctx, pool.Config().ConnString())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer blocker.Close(ctx)
+	// Sessions of their own, past the kit's PgBouncer when the tests run
+	// through it: the mover's backend is the one terminated.
+	mover := fixtures.SessionConn(t, pool)
+	blocker := fixtures.SessionConn(t, pool)
 	moverPID := mover.PgConn().PID()
 	var committed atomic.Int64
 	blocked := false

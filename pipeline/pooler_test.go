@@ -66,7 +66,20 @@ func TestAWorkerBehindPgBouncerRunsItsRuns(t *testing.T) {
 	pool, direct := bouncedPool(t, "")
 	j := payloadJob("bounced")
 	logs := &logRecorder{}
-	startWorker(t, pool, pipeline.WorkerConfig{Logger: slog.New(logs)}, j)
+	reg, err := pipeline.NewRegistry(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// not startWorker: it gives the wake a direct URL when the tests run through PgBouncer
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, PollInterval: 10 * time.Millisecond,
+		IdlePollMax: 50 * time.Millisecond, Logger: slog.New(logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Shutdown(context.Background()) })
 	logs.await(t, "jobs.wake.off")
 	var ids []string
 	for i := range 50 {

@@ -58,11 +58,7 @@ func TestRequeueWakesAnIdleWorker(t *testing.T) {
 func TestTheWakeThrottleIsPerQueue(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
+	conn := fixtures.SessionConn(t, pool)
 	if _, err := conn.Exec(ctx, "listen pipe_jobs"); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +84,7 @@ func TestTheWakeThrottleIsPerQueue(t *testing.T) {
 	got := map[string]int{}
 	for {
 		wctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		n, err := conn.Conn().WaitForNotification(wctx)
+		n, err := conn.WaitForNotification(wctx)
 		cancel()
 		if err != nil {
 			break
