@@ -162,7 +162,7 @@ func TestRetentionThroughPgBouncerDropsTheExpiredDay(t *testing.T) {
 	if hasPartition(t, pool, "runs_done_20260302") || m.Purged != 1 {
 		t.Fatalf("after the pass: day kept %v, purged %d; want the day dropped, 1 purged", hasPartition(t, pool, "runs_done_20260302"), m.Purged)
 	}
-	if n := scalar[int64](t, pool, `select count(*) from pg_locks where locktype = 'advisory'`); n != 0 {
+	if n := scalar[int64](t, pool, `select count(*) from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and d.datname = current_database()`); n != 0 {
 		t.Fatalf("the pass left %d advisory locks held on the pooler's servers", n)
 	}
 }

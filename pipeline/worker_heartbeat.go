@@ -22,7 +22,12 @@ func (w *Worker) heartbeatLoop(ctx context.Context) {
 			return
 		case <-t.C:
 			w.renewHeld(ctx)
-			w.announce(ctx)
+			// Not cancelled by Stop: an announce cut off mid-statement may
+			// still land after Stop's retire and bring the row back (seen
+			// through PgBouncer, which runs a statement its client gave up on).
+			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.cfg.Heartbeat)
+			w.announce(actx)
+			cancel()
 		}
 	}
 }
