@@ -44,6 +44,9 @@ func (a *app) serve(ctx context.Context, pool *pgxpool.Pool, cfg pipeline.Worker
 		return err
 	}
 	if err := s.start(sigCtx); err != nil {
+		if sigCtx.Err() != nil {
+			return nil // stopped (SIGINT, SIGTERM, the caller) while it started: nothing ran
+		}
 		return err
 	}
 	if watch != nil {
