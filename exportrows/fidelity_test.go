@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pg"
 )
@@ -223,6 +226,11 @@ func TestEveryColumnTypeRoundTripsInEveryFormat(t *testing.T) {
 		t.Run(string(format), func(t *testing.T) {
 			ddl, cols, rows := fidelityDDL(format)
 			b := setup(t, ddl+";\n"+oddSettings)
+			if fixtures.Pooled() {
+				// straight to the server: a pooler answers its clients the
+				// settings its servers had when it first met them
+				b.pool = directPool(t, b.pool)
+			}
 			b.pool.Reset() // new connections take the settings
 			var zone string
 			if err := b.pool.QueryRow(context.Background(), "show timezone").Scan(&zone); err != nil || zone != "America/St_Johns" {
@@ -351,4 +359,16 @@ func errorReport(t *testing.T, res importrows.Result) string {
 		out = append(out, string(decoded(t, bk, o.Key)))
 	}
 	return strings.Join(out, "\n")
+}
+
+// directPool answers a pool on pool's database straight to the server,
+// closed when the test ends.
+func directPool(t *testing.T, pool *pgxpool.Pool) *pgxpool.Pool {
+	t.Helper()
+	direct, err := pgxpool.New(context.Background(), fixtures.DirectURL(t, pool.Config().ConnString()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(direct.Close)
+	return direct
 }
