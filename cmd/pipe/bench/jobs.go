@@ -47,7 +47,7 @@ func jobsCommand(env pipecli.Env) *cobra.Command {
 	fl.IntVar(&o.PickupSamples, "samples", 0, "jobs each pickup figure times (default 200)")
 	fl.IntVar(&o.Backlog, "backlog", 0, "jobs pickup-backlog queues beside its own (default 1000000)")
 	fl.DurationVar(&o.CutEvery, "cut-every", 0, "how often work-cut and recovery reset every connection of their worker's pool (default 1s)")
-	fl.IntVar(&o.RecoveryCuts, "recovery-cuts", 0, "cuts the recovery figure times (default 20)")
+	fl.IntVar(&o.RecoveryCuts, "recovery-cuts", 0, "cuts the recovery figure times at least (default 20)")
 	return c
 }
 

@@ -103,7 +103,9 @@ type Options struct {
 	// CutEvery is how often work-cut resets every connection of its
 	// worker's pool. Default 1s.
 	CutEvery time.Duration
-	// RecoveryCuts is how many cuts recovery times. Default 20.
+	// RecoveryCuts is how many cuts recovery times at least: its cut
+	// work-down holds jobs enough for that many beats at the calm rate,
+	// and every cut made while work is left is timed. Default 20.
 	RecoveryCuts int
 	// Stall fails a figure when no job progresses for this long. Default 60s.
 	Stall time.Duration
