@@ -74,9 +74,9 @@ func TestTLSRefusalsNameTheSetting(t *testing.T) {
 		name, url string
 		want      []string
 	}{
-		{"wrong CA", s.URL(b.url, fixtures.TLSParams{RootCert: s.OtherCAFile()}), []string{"sslrootcert", "no certificate authority the client trusts"}},
-		{"host not in the certificate", s.URL(b.url, fixtures.TLSParams{Host: "127.0.0.2"}), []string{"host", "it is for localhost, 127.0.0.1, not for host 127.0.0.2"}},
-		{"no CA file", s.URL(b.url, fixtures.TLSParams{RootCert: t.TempDir() + "/missing.crt"}), []string{"sslrootcert", "cannot be read"}},
+		{"wrong CA", s.URL(t, b.url, fixtures.TLSParams{RootCert: s.OtherCAFile()}), []string{"sslrootcert", "no certificate authority the client trusts"}},
+		{"host not in the certificate", s.URL(t, b.url, fixtures.TLSParams{Host: "127.0.0.2"}), []string{"host", "it is for localhost, 127.0.0.1, not for host 127.0.0.2"}},
+		{"no CA file", s.URL(t, b.url, fixtures.TLSParams{RootCert: t.TempDir() + "/missing.crt"}), []string{"sslrootcert", "cannot be read"}},
 		{"TLS required of a server without it", strings.Replace(plain.URL(), "sslmode=disable", "sslmode=require", 1), []string{"sslmode", "does not offer TLS"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
