@@ -69,6 +69,9 @@ func (s *Server) ctlArgs(action string) []string {
 	// are quoted.
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=%s",
 		s.port, shellQuote(socketDir(s.dir)), fsync)
+	if s.opts.TLS != nil {
+		opts += " -c ssl=on"
+	}
 	for _, kv := range s.opts.Settings {
 		opts += " -c " + shellQuote(kv)
 	}

@@ -26,6 +26,12 @@ type Options struct {
 	// as -c name=value when it starts (shared_buffers=16MB, say). A cluster
 	// found already running keeps the settings it has. Default none.
 	Settings []string
+	// TLS, when set, has the server serve TLS (ssl=on) with this
+	// certificate and key, written into the data directory (server.crt,
+	// server.key) before each start. Clients may still connect without TLS;
+	// [Server.URL] does. A cluster found already running keeps the files
+	// and settings it has. Default nil: no TLS.
+	TLS *TLS
 	// Logf receives a line for each step taken. Nil, the default, discards them.
 	Logf func(format string, args ...any)
 }
@@ -96,6 +102,9 @@ func (s *Server) open(ctx context.Context, o Options) error {
 		if err := s.initdb(ctx, o.NoSync); err != nil {
 			return err
 		}
+	}
+	if err := s.writeTLS(); err != nil {
+		return err
 	}
 	return s.launch(ctx, o.Port)
 }

@@ -46,7 +46,8 @@ func jobsCommand(env pipecli.Env) *cobra.Command {
 	fl.IntVar(&o.StepJobs, "step-jobs", 0, "durable jobs for the steps figure (default 3000)")
 	fl.IntVar(&o.PickupSamples, "samples", 0, "jobs each pickup figure times (default 200)")
 	fl.IntVar(&o.Backlog, "backlog", 0, "jobs pickup-backlog queues beside its own (default 1000000)")
-	fl.DurationVar(&o.CutEvery, "cut-every", 0, "how often work-cut resets every connection of its worker's pool (default 1s)")
+	fl.DurationVar(&o.CutEvery, "cut-every", 0, "how often work-cut and recovery reset every connection of their worker's pool (default 1s)")
+	fl.IntVar(&o.RecoveryCuts, "recovery-cuts", 0, "cuts the recovery figure times at least (default 20)")
 	return c
 }
 
@@ -63,6 +64,8 @@ type benchFigure struct {
 	SettledRate float64 `json:"settledRate,omitempty"`
 	MedianMs    float64 `json:"medianMs,omitempty"`
 	P90Ms       float64 `json:"p90Ms,omitempty"`
+	P99Ms       float64 `json:"p99Ms,omitempty"`
+	CalmRate    float64 `json:"calmRate,omitempty"`
 	MaxMs       float64 `json:"maxMs,omitempty"`
 	Samples     int     `json:"samples,omitempty"`
 }
@@ -73,7 +76,7 @@ func benchJSON(res jobbench.Results) []benchFigure {
 		out = append(out, benchFigure{
 			Name: f.Name, Line: f.Line, Count: f.Count, ElapsedMs: ms(f.Elapsed), Rate: f.Rate,
 			RunsRate: f.RunsRate, SettledRate: f.SettledRate,
-			MedianMs: ms(f.Median), P90Ms: ms(f.P90), MaxMs: ms(f.Max), Samples: f.Samples,
+			MedianMs: ms(f.Median), P90Ms: ms(f.P90), P99Ms: ms(f.P99), CalmRate: f.CalmRate, MaxMs: ms(f.Max), Samples: f.Samples,
 		})
 	}
 	return out

@@ -106,6 +106,9 @@ func (a *app) resolveURL(ctx context.Context) (string, source, error) {
 func open(ctx context.Context, url string, src source, app string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
+		if refused := caFileRefusal(err, src); refused != nil {
+			return nil, refused
+		}
 		// The parse error may quote the URL, password and all: keep it out.
 		return nil, errcode.Wrap(err, errcode.ConfigInvalid, "the database URL from %s does not parse", src).
 			WithFix("pass a URL such as postgres://user@host:5432/dbname, or a keyword/value string such as host=... dbname=...")
@@ -124,6 +127,9 @@ func open(ctx context.Context, url string, src source, app string) (*pgxpool.Poo
 	if err := pool.Ping(pingCtx); err != nil {
 		pool.Close()
 		cc := cfg.ConnConfig
+		if refused := tlsRefusal(err, &cc.Config, src); refused != nil {
+			return nil, refused
+		}
 		return nil, errcode.Wrap(err, errcode.PostgresUnavailable, "cannot reach database %s on %s:%d (URL from %s): %s",
 			cc.Database, cc.Host, cc.Port, src, driverReason(err)).
 			WithFix("check that the server is running and the URL's host, port, user and password; " +

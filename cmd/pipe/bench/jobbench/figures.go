@@ -57,11 +57,16 @@ func (b *bench) workerOn(pool *pgxpool.Pool, job pipeline.Registrable, slots int
 // worker's defaults: the job's queue and its slots, poll, idle poll and
 // fetch cooldown are the pipeline's own.
 func (b *bench) defaultWorker(job pipeline.Registrable) (*pipeline.Worker, error) {
+	return b.defaultWorkerOn(b.pool, job)
+}
+
+// defaultWorkerOn is defaultWorker over pool.
+func (b *bench) defaultWorkerOn(pool *pgxpool.Pool, job pipeline.Registrable) (*pipeline.Worker, error) {
 	reg, err := pipeline.NewRegistry(job)
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.NewWorker(b.pool, pipeline.WorkerConfig{Registry: reg,
+	return pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg,
 		ID: fmt.Sprintf("pipe-bench-%d", os.Getpid()), Logger: b.o.Logger})
 }
 

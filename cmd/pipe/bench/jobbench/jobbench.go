@@ -15,6 +15,11 @@
 //	pickup-backlog  pickup with Backlog (1,000,000) jobs queued beside it
 //	pickup-defaults pickup with the worker and the wake throttle at pipe
 //	                worker's defaults (the others use River's bench settings)
+//	work-cut        work with every connection cut each CutEvery
+//	recovery        at pipe worker's defaults: time from a cut of every
+//	                connection to the next claim (p50/p99 over RecoveryCuts
+//	                cuts), and work-down under one cut each CutEvery beside
+//	                work-down without
 //
 // Speed belongs to this package's figures and Benchmark functions, never to
 // test assertions.
@@ -50,10 +55,15 @@ const (
 	// River's bench settings.
 	FigurePickupDefaults = "pickup-defaults"
 	FigureWorkCut        = "work-cut"
+	// FigureRecovery is what a user feels of cut connections: the time from
+	// a cut of every connection to the worker's next claim, and work-down
+	// under one cut each CutEvery beside work-down without, at pipe
+	// worker's defaults.
+	FigureRecovery = "recovery"
 )
 
 // AllFigures lists every figure in the order Run measures them.
-var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureWorkCut, FigureSteps, FigurePickup, FigurePickupProcess, FigurePickupBacklog, FigurePickupDefaults}
+var AllFigures = []string{FigureEnqueueMany, FigureWork, FigureWorkCut, FigureSteps, FigurePickup, FigurePickupProcess, FigurePickupBacklog, FigurePickupDefaults, FigureRecovery}
 
 // Options adjust a run. A zero field takes the default its comment names.
 type Options struct {
@@ -93,6 +103,10 @@ type Options struct {
 	// CutEvery is how often work-cut resets every connection of its
 	// worker's pool. Default 1s.
 	CutEvery time.Duration
+	// RecoveryCuts is how many cuts recovery times at least: its cut
+	// work-down holds jobs enough for that many beats at the calm rate,
+	// and every cut made while work is left is timed. Default 20.
+	RecoveryCuts int
 	// Stall fails a figure when no job progresses for this long. Default 60s.
 	Stall time.Duration
 	// NoVacuum skips the VACUUM (ANALYZE) of pipe.jobs and pipe.events after
@@ -118,6 +132,7 @@ func (o Options) withDefaults() (Options, error) {
 	o.WakeThrottle = orDur(o.WakeThrottle, 2*time.Millisecond)
 	o.Stall = orDur(o.Stall, time.Minute)
 	o.CutEvery = orDur(o.CutEvery, time.Second)
+	o.RecoveryCuts = orInt(o.RecoveryCuts, 20)
 	if o.Prefix == "" {
 		o.Prefix = "pipe.bench."
 	}
@@ -129,7 +144,8 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	var faults []string
 	for name, v := range map[string]int{"N": o.N, "Slots": o.Slots, "BatchSize": o.BatchSize, "StepJobs": o.StepJobs,
-		"StepConcurrency": o.StepConcurrency, "PickupSamples": o.PickupSamples, "Backlog": o.Backlog} {
+		"StepConcurrency": o.StepConcurrency, "PickupSamples": o.PickupSamples, "Backlog": o.Backlog,
+		"RecoveryCuts": o.RecoveryCuts} {
 		if v < 1 {
 			faults = append(faults, name+" is below 1")
 		}
@@ -188,8 +204,12 @@ type Figure struct {
 	// completion landed in the database, not until the last body returned.
 	SettledRate float64
 	// Median, P90 and Max are a pickup figure's latencies; Samples its size.
-	Median, P90, Max time.Duration
-	Samples          int
+	// The recovery figure's are its cut-to-claim times, with P99.
+	Median, P90, P99, Max time.Duration
+	Samples               int
+	// CalmRate is the recovery figure's work-down without cuts, jobs/s;
+	// Rate is its work-down under the cuts.
+	CalmRate float64
 	// CPU is the work figure's CPU time a job.
 	CPU CPU
 }
@@ -286,6 +306,8 @@ func (b *bench) figure(ctx context.Context, name string) (Figure, error) {
 		f, err = b.pickupBacklog(ctx, jobName)
 	case FigurePickupDefaults:
 		f, err = b.pickupWith(ctx, jobName, false, true)
+	case FigureRecovery:
+		f, err = b.recovery(ctx, jobName)
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 	defer cancel()

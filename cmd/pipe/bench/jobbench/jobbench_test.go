@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/fixtures"
@@ -32,7 +33,8 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // tiny is a run small enough for a test: it checks the figures' plumbing,
 // never their speed.
-var tiny = Options{N: 200, BatchSize: 50, Slots: 50, StepJobs: 20, StepConcurrency: 8, PickupSamples: 5, Backlog: 2000}
+var tiny = Options{N: 200, BatchSize: 50, Slots: 50, StepJobs: 20, StepConcurrency: 8, PickupSamples: 5, Backlog: 2000,
+	RecoveryCuts: 3, CutEvery: 200 * time.Millisecond}
 
 func TestRunReportsEveryFigureAndCleansUp(t *testing.T) {
 	pool := fixtures.DB(t)
@@ -79,6 +81,9 @@ func TestRunReportsEveryFigureAndCleansUp(t *testing.T) {
 	}
 	if f, _ := res.Figure(FigureSteps); f.RunsRate <= 0 || f.Count != 3*tiny.StepJobs {
 		t.Errorf("steps: runs/s %v, count %d", f.RunsRate, f.Count)
+	}
+	if f, _ := res.Figure(FigureRecovery); f.Samples < tiny.RecoveryCuts || f.Median <= 0 || f.P99 < f.Median || f.Max < f.P99 || f.CalmRate <= 0 {
+		t.Errorf("recovery: samples %d p50 %v p99 %v max %v, calm rate %v", f.Samples, f.Median, f.P99, f.Max, f.CalmRate)
 	}
 	if f, _ := res.Figure(FigureWork); f.SettledRate <= 0 || f.SettledRate > f.Rate {
 		t.Errorf("work: settled rate %v against rate %v", f.SettledRate, f.Rate)
