@@ -15,7 +15,7 @@ import (
 // doubling idle wait otherwise — cut short by a wake notification.
 func (w *Worker) fetchLoop(ctx context.Context) {
 	defer w.fetching.Done()
-	idle := w.cfg.PollInterval
+	idle, outageWait := w.cfg.PollInterval, outageFirst
 	for ctx.Err() == nil {
 		started := time.Now()
 		found, full, err := w.passAfterOutage(ctx)
@@ -26,7 +26,10 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 		w.database.observe(w.log, err, ctx.Err() != nil)
 		switch {
 		case err != nil && errcode.Unavailable(errcode.Postgres(context.Background(), err, "claim")):
-			idle = min(idle*2, outageProbe) // look often, to be back soon after the database
+			// Look again soon, then less often: a cut connection is back at
+			// the next dial, a server restarting in seconds.
+			wait, outageWait = outageWait, min(outageWait*2, outageProbe)
+			idle = w.cfg.PollInterval
 		case err != nil:
 			if ctx.Err() == nil {
 				w.log.warn("jobs.claim.failed", "error", safeErr(err))
@@ -38,6 +41,9 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 			wait, idle = w.cfg.PollInterval, w.cfg.PollInterval
 		default:
 			idle = min(idle*2, time.Duration(w.idleMax.Load()))
+		}
+		if err == nil {
+			outageWait = outageFirst
 		}
 		if !w.waitForPass(ctx, wait) {
 			return
@@ -51,9 +57,13 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 	}
 }
 
-// outageProbe is the longest a worker waits between two claims while the
-// database does not answer.
-const outageProbe = time.Second
+// outageFirst is the wait before the first claim after one the database
+// did not answer; it doubles, up to outageProbe, the longest a worker waits
+// between two claims while the database does not answer.
+const (
+	outageFirst = 20 * time.Millisecond
+	outageProbe = time.Second
+)
 
 // passAfterOutage runs a claim pass; while the database was last found gone
 // it first renews the runs the worker holds, so that when the database
