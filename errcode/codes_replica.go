@@ -1,5 +1,11 @@
 package errcode
 
+import (
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
 // The code of a read on a hot standby that recovery cancelled. It is
 // retryable: the next attempt reads again, in a new snapshot.
 const (
@@ -17,3 +23,19 @@ const ReplicaConflictFix = "none for this run: it is retried; to stop it recurri
 	"or raise the standby's max_standby_streaming_delay, or read from the primary"
 
 func init() { Register(ReplicaConflict, Retryable) }
+
+// ReplicaRead codes err, a failure of a read on a hot standby: a read
+// recovery cancelled (SQLSTATE 40001 there: "canceling statement due to
+// conflict with recovery", or the session ended for it) is a
+// [ReplicaConflict] whose fix names hot_standby_feedback, even when
+// already coded by a caller that took it for a serialization failure;
+// what names the read in the user's words. Any other err is answered
+// unchanged.
+func ReplicaRead(err error, what string) error {
+	var pg *pgconn.PgError
+	if CodeOf(err) == ReplicaConflict || !errors.As(err, &pg) || pg.Code != "40001" {
+		return err
+	}
+	return Wrap(err, ReplicaConflict, "%s: the replica cancelled the read for a conflict with recovery", what).
+		WithFix(ReplicaConflictFix).WithMeta("sqlstate", pg.Code)
+}

@@ -148,7 +148,7 @@ func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (curso
 	return pipeline.StepTx(ctx, pageName(page), func(ctx context.Context, tx pgx.Tx) (cursor, error) {
 		next, err := a.page(ctx, tx, page, cur)
 		if a.ex.o.Replica != nil {
-			err = recoveryConflict(err, a.src.label()+" "+pageName(page))
+			err = errcode.ReplicaRead(err, "export "+a.src.label()+" "+pageName(page))
 		}
 		if err != nil && a.snap.lost() {
 			// the snapshot's connection went away: PostgreSQL did, or cut it

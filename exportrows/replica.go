@@ -2,10 +2,7 @@ package exportrows
 
 import (
 	"context"
-	"errors"
-
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pipekit/pipe/errcode"
 )
@@ -35,18 +32,4 @@ func (a *attempt[In]) replicaSnapshot(ctx context.Context) (pgx.Tx, func(), erro
 		return nil, nil, errcode.Postgres(ctx, err, "export "+a.plan.Name+": begin the snapshot on the replica")
 	}
 	return tx, conn.Release, nil
-}
-
-// recoveryConflict answers a read a standby cancelled for recovery
-// (SQLSTATE 40001 there: "canceling statement due to conflict with
-// recovery", or the session ended for it) as a retryable
-// [errcode.ReplicaConflict] whose fix names hot_standby_feedback; any
-// other error unchanged.
-func recoveryConflict(err error, label string) error {
-	var pg *pgconn.PgError
-	if _, coded := errcode.As(err); coded || !errors.As(err, &pg) || pg.Code != "40001" {
-		return err
-	}
-	return errcode.Wrap(err, errcode.ReplicaConflict, "export %s: the replica cancelled the read for a conflict with recovery", label).
-		WithFix(errcode.ReplicaConflictFix).WithMeta("sqlstate", pg.Code)
 }
