@@ -25,6 +25,10 @@ type StandbyOptions struct {
 	// NoSync and Settings are as [Options] has them.
 	NoSync   bool
 	Settings []string
+	// Fresh stops a standby found running and copies it afresh: for a
+	// primary just started, perhaps on another port than the standby
+	// streams from. Default false.
+	Fresh bool
 	// Logf is as [Options] has it.
 	Logf func(format string, args ...any)
 }
@@ -67,9 +71,14 @@ func (s *Server) openStandby(ctx context.Context, o StandbyOptions) error {
 	}
 	defer unlock()
 	if port, ok := s.running(ctx); ok {
-		s.logf("pgserver: reusing the standby running in %s on port %d", s.dir, port)
-		s.port = port
-		return nil
+		if !o.Fresh {
+			s.logf("pgserver: reusing the standby running in %s on port %d", s.dir, port)
+			s.port = port
+			return nil
+		}
+		if err := s.pgCtl(ctx, "-D", s.dir, "-m", "immediate", "-w", "stop"); err != nil {
+			return errcode.Wrap(err, errcode.PostgresUnavailable, "the old standby did not stop").WithFix(logFix)
+		}
 	}
 	if err := os.RemoveAll(s.dir); err != nil {
 		return fmt.Errorf("remove the old standby: %w", err)
