@@ -73,8 +73,15 @@ type Options[In any] struct {
 // says why in the ledger, while any limit is passed. A negative value turns
 // its check off.
 type Health struct {
-	// ReplicationLag: the largest replay lag of a replica (only when the
-	// server has replicas). Default 10s.
+	// ReplicationLag: the largest replay lag of a replica streaming from
+	// the server the pass writes on, in time: pg_stat_replication's
+	// replay_lag, how long ago the primary wrote the WAL a standby has
+	// just replayed. A standby that has caught up and sees no new WAL
+	// reads as no lag (NULL); a paused or slow one grows by the second
+	// while WAL flows, and is read as fresh as the standby reports
+	// (wal_receiver_status_interval, 10s by default; 1s makes the gate
+	// quicker). A replica that is disconnected, or a cascaded one, is not
+	// in the view and does not hold the pass. Default 10s.
 	ReplicationLag time.Duration
 	// TransactionAge: the age of the oldest transaction holding back vacuum
 	// (one with a transaction id or a snapshot), the pass's own excepted.

@@ -147,6 +147,9 @@ func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (curso
 	}
 	return pipeline.StepTx(ctx, pageName(page), func(ctx context.Context, tx pgx.Tx) (cursor, error) {
 		next, err := a.page(ctx, tx, page, cur)
+		if a.ex.o.Replica != nil {
+			err = errcode.ReplicaRead(err, "export "+a.src.label()+" "+pageName(page))
+		}
 		if err != nil && a.snap.lost() {
 			// the snapshot's connection went away: PostgreSQL did, or cut it
 			return next, errcode.Postgres(ctx, err, "export "+a.src.label()+" "+pageName(page)+": the snapshot's connection")

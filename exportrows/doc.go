@@ -59,6 +59,19 @@
 // the two (a non-HOT update) can then be exported twice or not at all, and
 // the manifest's Snapshots counts the snapshots the parts were read in.
 //
+// # Reading on a replica
+//
+// With Options.Replica, a pool on a hot standby of the job's database,
+// the rows are read there — a keyset page in a read-only transaction of
+// its own, a snapshot export's snapshot on a connection of the replica's
+// pool — while the plan, the checkpoints and the run stay on the job's
+// database. The standby serves what it has replayed: a snapshot export
+// read there is one point in time of the standby, as of its replay
+// position when the snapshot began, which can be behind the primary. A
+// read recovery cancels (SQLSTATE 40001, a conflict with recovery past
+// max_standby_streaming_delay) fails the attempt with the retryable
+// X_REPLICA_CONFLICT, whose fix names hot_standby_feedback.
+//
 // # Objects and the manifest
 //
 // A run writes <prefix>/<runId>/part-NNNNN.<ext> — .csv, .ndjson (each

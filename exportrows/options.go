@@ -1,6 +1,8 @@
 package exportrows
 
 import (
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
@@ -35,6 +37,21 @@ type Options[In any] struct {
 	Sealed []string
 	// Sink answers where a run writes its objects. Required.
 	Sink func(In) Sink
+	// Replica is a pool on a hot standby of the job's database: each run
+	// reads its rows there, and only the job's bookkeeping (the plan, read
+	// from the catalog, the checkpoints, the run) stays on the job's
+	// database. The standby serves what it has replayed, so an export read
+	// there can miss the primary's latest writes: a keyset page reads the
+	// standby as it is then, and a Snapshot export is a point-in-time
+	// export of the standby's state when its snapshot began, which is the
+	// primary's as of the standby's replay position then. A long read on a
+	// standby can be cancelled by recovery (max_standby_streaming_delay):
+	// the attempt fails with X_REPLICA_CONFLICT and is retried (a Snapshot
+	// export then reads its remaining pages in a new snapshot; the
+	// manifest's Snapshots counts them); hot_standby_feedback = on on the
+	// standby prevents it. Nil, the default: rows are read on the job's
+	// database.
+	Replica *pgxpool.Pool
 	// Format is csv, ndjson or parquet. Default csv.
 	Format Format
 	// Compression is none, gzip or zstd. For csv and ndjson it compresses

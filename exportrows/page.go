@@ -20,11 +20,15 @@ import (
 // ever held. A keyset page that reads no row writes nothing and ends the
 // run; a snapshot page that reads none writes nothing, and the run goes on
 // to the next range unless this was the last. A keyset page reads in a
-// read-only savepoint of the step's transaction, a snapshot page in the
-// attempt's read-only snapshot: the source is never written.
+// read-only savepoint of the step's transaction (on a replica: in a
+// read-only transaction there), a snapshot page in the attempt's read-only
+// snapshot: the source is never written.
 func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor) (next cursor, err error) {
 	if a.plan.Snapshot {
 		return a.readPage(ctx, tx, page, cur)
+	}
+	if a.ex.o.Replica != nil {
+		return a.replicaPage(ctx, page, cur)
 	}
 	ro, done, err := readOnly(ctx, tx)
 	if err != nil {

@@ -31,27 +31,27 @@ func (a *attempt[In]) snapshotPlan(ctx context.Context, tx pgx.Tx, t *table, p *
 // budget keeps any number of snapshot exports from taking every connection
 // their pages' steps need.
 type snapshotRead struct {
-	held   *pipeline.Held
+	free   func() // gives the connection back
 	tx     pgx.Tx
 	blocks int64  // the table's blocks, read in the snapshot
 	token  string // names the snapshot in the cursor, to count snapshots
 }
 
-// snapshot answers the attempt's snapshot, beginning it on first use.
+// snapshot answers the attempt's snapshot, beginning it on first use: on
+// the replica when there is one.
 func (a *attempt[In]) snapshot(ctx context.Context) (*snapshotRead, error) {
 	if a.snap != nil {
 		return a.snap, nil
 	}
-	held, err := pipeline.Hold(ctx)
+	begin := a.heldSnapshot
+	if a.ex.o.Replica != nil {
+		begin = a.replicaSnapshot
+	}
+	tx, free, err := begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := held.Conn().BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		held.Release()
-		return nil, errcode.Postgres(ctx, err, "export "+a.plan.Name+": begin the snapshot")
-	}
-	s := &snapshotRead{held: held, tx: tx, token: newToken()}
+	s := &snapshotRead{free: free, tx: tx, token: newToken()}
 	if _, err = tx.Exec(ctx, sqlSession); err == nil {
 		err = tx.QueryRow(ctx, sqlTableBlocks, a.plan.OID).Scan(&s.blocks)
 	}
@@ -63,6 +63,21 @@ func (a *attempt[In]) snapshot(ctx context.Context) (*snapshotRead, error) {
 	return s, nil
 }
 
+// heldSnapshot begins the snapshot on a connection of the job's database
+// taken with pipeline.Hold.
+func (a *attempt[In]) heldSnapshot(ctx context.Context) (pgx.Tx, func(), error) {
+	held, err := pipeline.Hold(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := held.Conn().BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		held.Release()
+		return nil, nil, errcode.Postgres(ctx, err, "export "+a.plan.Name+": begin the snapshot")
+	}
+	return tx, held.Release, nil
+}
+
 // lost reports a snapshot whose connection is gone.
 func (s *snapshotRead) lost() bool {
 	return s != nil && s.tx.Conn().IsClosed()
@@ -71,7 +86,7 @@ func (s *snapshotRead) lost() bool {
 func (s *snapshotRead) close() {
 	if s != nil {
 		_ = s.tx.Rollback(context.Background())
-		s.held.Release()
+		s.free()
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/pg"
@@ -52,6 +54,16 @@ type TableExport struct {
 // names to the prefix it names.
 func TableJob() *pipeline.Job[TableExport, Result] {
 	return MustNew(TableExport.key, tableOptions())
+}
+
+// TableJobFromReplica answers pipe.export reading every run's rows from
+// replica, a pool on a hot standby of the job's database (`pipe worker
+// --replica-url`): see [Options].Replica for what that means for the
+// export's snapshot. Nil is [TableJob].
+func TableJobFromReplica(replica *pgxpool.Pool) *pipeline.Job[TableExport, Result] {
+	o := tableOptions()
+	o.Replica = replica
+	return MustNew(TableExport.key, o)
 }
 
 // tableOptions declare the stock export, for [TableJob] and [Check].

@@ -88,7 +88,10 @@
 // <prefix>/<runId>/<table>/part-NNNNN.ndjson (or .csv), written through
 // exportrows' encoders; the person's objects copied into objects/<name>/;
 // then index.json last ([Index]: each table's row count, treatment, retain
-// reason and parts). Sealed columns never leave.
+// reason and parts). Sealed columns never leave. With
+// ExportOptions.Replica each page is read on a hot standby, which holds
+// what it has replayed: a row the person gained on the primary that the
+// standby has not yet replayed is not exported.
 //
 // # Proof
 //

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
@@ -26,6 +28,17 @@ type ExportOptions[In any] struct {
 	// Sink answers where a run writes: <Prefix>/<runId>/ in Bucket.
 	// Required.
 	Sink func(In) exportrows.Sink
+	// Replica is a pool on a hot standby of the job's database: each
+	// page's rows are read there, in a read-only transaction of its own,
+	// while the plan, the checkpoints and the run stay on the job's
+	// database. The standby serves what it has replayed: a row the person
+	// gained on the primary that the standby has not yet replayed is not
+	// in the export, so an export answering a request should read a
+	// standby known to be caught up (or the primary). A page recovery
+	// cancels fails the attempt with X_REPLICA_CONFLICT and is retried
+	// (hot_standby_feedback = on on the standby prevents it). Nil, the
+	// default: rows are read on the job's database.
+	Replica *pgxpool.Pool
 	// Key answers a run's idempotency key. Default: the job's name, the
 	// person's key, the sink and the format FormatOf answers. An export's
 	// key is intrinsic: those are all of its input a run reads, so two
@@ -130,7 +143,7 @@ func runExport[In any](ctx context.Context, o ExportOptions[In], r *pipeline.Run
 		format = o.FormatOf(r.Input)
 	}
 	return exportWith(ctx, exportRun{decl: o.Subject, key: k, sink: o.Sink(r.Input), format: format,
-		compression: o.Compression, limit: o.PageRows, runID: r.RunID})
+		compression: o.Compression, limit: o.PageRows, runID: r.RunID, replica: o.Replica})
 }
 
 // exportRun is one export run's settings.
@@ -142,6 +155,7 @@ type exportRun struct {
 	compression blob.Compression
 	limit       int
 	runID       string
+	replica     *pgxpool.Pool // nil: read on the job's database
 }
 
 // exportWith opens the run's sink and exports.
@@ -166,7 +180,7 @@ func exportWith(ctx context.Context, r exportRun) (ExportResult, error) {
 		return ExportResult{}, err
 	}
 	ex := &exporter{eraser: eraser{decl: r.decl, key: r.key, limit: r.limit, steps: jobSteps{}},
-		bucket: b, dir: dir, format: r.format, compression: r.compression, runID: r.runID}
+		bucket: b, dir: dir, format: r.format, compression: r.compression, runID: r.runID, replica: r.replica}
 	return ex.export(ctx)
 }
 

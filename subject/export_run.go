@@ -10,8 +10,10 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
 )
 
@@ -23,6 +25,7 @@ type exporter struct {
 	format      exportrows.Format
 	compression blob.Compression
 	runID       string
+	replica     *pgxpool.Pool // where the rows are read; nil: in the step's transaction
 }
 
 // export plans, writes every reached table a page at a time (one pass per
@@ -88,8 +91,23 @@ func (ex *exporter) table(ctx context.Context, p *Plan, t PlanTable) (IndexTable
 	}
 }
 
-// page reads and writes one page of table t.
+// page reads and writes one page of table t: in the step's transaction,
+// or on the replica in a read-only transaction of its own.
 func (ex *exporter) page(ctx context.Context, tx pgx.Tx, p *Plan, t PlanTable, page int, after []string) (pageOut, error) {
+	if ex.replica == nil {
+		return ex.readPage(ctx, tx, p, t, page, after)
+	}
+	rtx, err := ex.replica.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return pageOut{}, errcode.Postgres(ctx, err, "subject: export of "+t.Table+" on the replica")
+	}
+	defer func() { _ = rtx.Rollback(context.WithoutCancel(ctx)) }()
+	out, err := ex.readPage(ctx, rtx, p, t, page, after)
+	return out, errcode.ReplicaRead(err, "subject: export of "+t.Table)
+}
+
+// readPage reads and writes one page of table t in tx.
+func (ex *exporter) readPage(ctx context.Context, tx pgx.Tx, p *Plan, t PlanTable, page int, after []string) (pageOut, error) {
 	g, err := ex.graphIn(ctx, tx)
 	if err != nil {
 		return pageOut{}, err

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/blob"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
@@ -55,7 +57,13 @@ func EraseJob() *pipeline.Job[Request, EraseResult] {
 }
 
 // ExportJob answers the stock export job, pipe.subject.export.
-func ExportJob() *pipeline.Job[Request, ExportResult] {
+func ExportJob() *pipeline.Job[Request, ExportResult] { return ExportJobFromReplica(nil) }
+
+// ExportJobFromReplica answers pipe.subject.export reading every page's
+// rows on replica, a pool on a hot standby of the job's database (`pipe
+// worker --replica-url`): see [ExportOptions].Replica for what the export
+// then holds. Nil is [ExportJob].
+func ExportJobFromReplica(replica *pgxpool.Pool) *pipeline.Job[Request, ExportResult] {
 	return pipeline.MustJob(ExportJobName, Request.key, func(ctx context.Context, r *pipeline.Run[Request]) (ExportResult, error) {
 		if err := r.Input.CheckExport(); err != nil {
 			return ExportResult{}, err
@@ -66,7 +74,7 @@ func ExportJob() *pipeline.Job[Request, ExportResult] {
 			format = exportrows.NDJSON
 		}
 		return exportWith(ctx, exportRun{decl: r.Input.Subject, key: r.Input.Key, sink: sink, format: format,
-			compression: blob.CompressionNone, limit: r.Input.pageRows(), runID: r.RunID})
+			compression: blob.CompressionNone, limit: r.Input.pageRows(), runID: r.RunID, replica: replica})
 	}, stockOptions[ExportResult]())
 }
 

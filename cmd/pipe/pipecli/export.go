@@ -43,6 +43,9 @@ func (a *app) exportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := replicaNeedsWait(a.replicaURL, f.wait); err != nil {
+				return err
+			}
 			return a.runExport(c, in, f.wait)
 		},
 	}
@@ -56,6 +59,7 @@ func (a *app) exportCommand() *cobra.Command {
 	fl.StringVar(&f.where, "where", "", "an SQL filter on the table's rows")
 	fl.IntVar(&f.pageRows, "page-rows", 0, "rows per page and object (default 100000)")
 	fl.BoolVar(&f.wait, "wait", false, "run the export in this process and wait for it")
+	a.replicaFlag(c)
 	_ = c.MarkFlagRequired("to")
 	return c
 }
@@ -88,7 +92,14 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 }
 
 func (a *app) runExport(c *cobra.Command, in exportrows.TableExport, wait bool) error {
-	_, err := checkAndRun(a, c, exportrows.TableJob(), exportrows.Check, in, wait, func(_ string, out exportrows.Result) string {
+	replica, err := a.openReplica(c.Context())
+	if err != nil {
+		return err
+	}
+	if replica != nil {
+		defer replica.Close()
+	}
+	_, err = checkAndRun(a, c, exportrows.TableJobFromReplica(replica), exportrows.Check, in, wait, func(_ string, out exportrows.Result) string {
 		return fmt.Sprintf("exported %d rows in %d parts (%d bytes); manifest %s in %s", out.Rows, out.Parts, out.Bytes, out.Manifest, out.Bucket)
 	})
 	return err

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/pipeline"
@@ -75,6 +76,10 @@ type app struct {
 	databaseURL string
 	listenURL   string
 	json        bool
+	// replicaURL is --replica-url, of the commands that run exports, and
+	// replica its pool once opened (nil without one).
+	replicaURL string
+	replica    *pgxpool.Pool
 	// started is set once the command line parsed and a command began; an
 	// uncoded error before that is a usage error.
 	started bool

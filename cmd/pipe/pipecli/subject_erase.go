@@ -58,6 +58,9 @@ func (a *app) subjectExportCommand() *cobra.Command {
 			if format != string(exportrows.NDJSON) && format != string(exportrows.CSV) {
 				return usageError(c, "--format %q is not ndjson or csv", format)
 			}
+			if err := replicaNeedsWait(a.replicaURL, wait); err != nil {
+				return err
+			}
 			in, err := a.subjectRequest(c, &f, func(in subject.Request) (subject.Request, error) {
 				var err error
 				if in.To, err = absTo(c, to); err != nil {
@@ -69,7 +72,14 @@ func (a *app) subjectExportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return enqueueOrWait(a, c, subject.ExportJob(), in, wait, func(id string, out subject.ExportResult) string {
+			replica, err := a.openReplica(c.Context())
+			if err != nil {
+				return err
+			}
+			if replica != nil {
+				defer replica.Close()
+			}
+			return enqueueOrWait(a, c, subject.ExportJobFromReplica(replica), in, wait, func(id string, out subject.ExportResult) string {
 				return "exported " + out.Root + " (run " + id + "): " + tableLine(out.Tables) + "; index " + out.Index + " in " + out.Bucket
 			})
 		},
@@ -79,6 +89,7 @@ func (a *app) subjectExportCommand() *cobra.Command {
 	c.Flags().StringVar(&to, "to", "", "the URL prefix or local directory to write under (required)")
 	c.Flags().StringVar(&format, "format", "ndjson", "ndjson or csv")
 	c.Flags().BoolVar(&wait, "wait", false, "run the export in this process and wait for it")
+	a.replicaFlag(c)
 	_ = c.MarkFlagRequired("to")
 	return c
 }

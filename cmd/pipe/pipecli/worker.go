@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/exportrows"
@@ -50,6 +51,12 @@ func (a *app) workerCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if a.replica, err = a.openReplica(c.Context()); err != nil {
+				return err
+			}
+			if a.replica != nil {
+				defer a.replica.Close()
+			}
 			if cfg.Registry, err = a.registry(); err != nil {
 				return err
 			}
@@ -72,6 +79,7 @@ func (a *app) workerCommand() *cobra.Command {
 	fl.DurationVar(&f.drainTimeout, "drain-timeout", 30*time.Second, "on SIGINT/SIGTERM, how long running bodies get to unwind")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics, such as :9090; default none")
 	configFlag(c, &config)
+	a.replicaFlag(c)
 	return c
 }
 
@@ -121,12 +129,14 @@ func queueSlots(q string) (string, int, bool) {
 // pipe.export) and the
 // jobs this pipe was built with.
 func (a *app) registry() (*pipeline.Registry, error) {
-	return pipeline.NewRegistry(append(append(stockJobs(), a.opts.Jobs...), a.receiverJobs()...)...)
+	return pipeline.NewRegistry(append(append(stockJobs(a.replica), a.opts.Jobs...), a.receiverJobs()...)...)
 }
 
-// stockJobs are the jobs every pipe runs: the ones its commands enqueue.
-func stockJobs() []pipeline.Registrable {
-	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJob(), subject.EraseJob(), subject.ExportJob(), views.RefreshJob()}
+// stockJobs are the jobs every pipe runs: the ones its commands enqueue,
+// the exports reading their rows on replica when there is one.
+func stockJobs(replica *pgxpool.Pool) []pipeline.Registrable {
+	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJobFromReplica(replica), subject.EraseJob(),
+		subject.ExportJobFromReplica(replica), views.RefreshJob()}
 }
 
 // logger answers the worker's logger: text on stderr, JSON with --json.
