@@ -12,8 +12,8 @@ import (
 
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/errcode"
-	"github.com/pipekit/pipe/internal/pgwake"
 	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/internal/pgwake"
 	"github.com/pipekit/pipe/pg"
 )
 
