@@ -56,7 +56,11 @@ type Figure struct {
 	// "" for a component without one.
 	Wake   string  `json:"wake,omitempty"`
 	Target float64 `json:"target"`
-	Line   string  `json:"-"`
+	// OnWorker is set for a component that runs on a stock worker (the
+	// consumer, the relay): its figures include the worker's.
+	OnWorker bool   `json:"onWorker"`
+	Note     string `json:"note"`
+	Line     string `json:"-"`
 }
 
 // Pickup is the time from a staging's commit to the relay's publish, the
@@ -84,6 +88,7 @@ func Run(ctx context.Context, admin *pgxpool.Pool, o Options, out io.Writer) (Re
 		o.Components = Components
 	}
 	res := Result{WindowS: o.Window.Seconds()}
+	var worker *Figure
 	fmt.Fprintf(out, "idle cost over %s each (after %s of warm-up), on a fresh database; target ≤ %d transactions a minute\n",
 		o.Window, o.Warmup, TargetTxPerMin)
 	for _, name := range o.Components {
@@ -94,6 +99,11 @@ func Run(ctx context.Context, admin *pgxpool.Pool, o Options, out io.Writer) (Re
 		f, pickup, err := measure(ctx, admin, o, name, start)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", name, err)
+		}
+		f.OnWorker = name == "consumer" || name == "relay"
+		f.Line = line(f, worker)
+		if name == "worker" {
+			worker = &f
 		}
 		fmt.Fprintln(out, f.Line)
 		res.Figures = append(res.Figures, f)
