@@ -1,6 +1,7 @@
 -- Stage up to 1,000 messages in one statement, in the order given: the ids
--- are drawn in array order. One notification per stream staged, not per
--- row, delivered when the transaction commits.
+-- are drawn in array order. It notifies the relay of each stream staged
+-- that $6 names (those the wake throttle lets through) once, not per row;
+-- delivered when the transaction commits.
 with staged as (
     insert into pipe.outbox (stream, key, message_id, headers, payload)
     select s, k, m, h, p
@@ -8,4 +9,6 @@ with staged as (
      order by n
     returning stream
 )
-select pg_notify('pipe_outbox', s) from (select distinct stream as s from staged) d
+select pg_notify('pipe_outbox', s)
+  from (select distinct stream as s from staged) d
+ where s = any($6::text[])
