@@ -85,8 +85,8 @@ type Options struct {
 	// through a transaction-pooling PgBouncer, say), it polls every Poll.
 	// Default 5s.
 	IdlePollMax time.Duration
-	// Listen is where the wake's LISTEN session connects. Default: the
-	// worker's pool's own settings.
+	// Listen is where the wake's LISTEN session connects (made by
+	// pgx.ParseConfig). Default: the worker's pool's own settings.
 	Listen *pgx.ConnConfig
 	// Rearm is how often the relay's supervisor starts the runners that
 	// stopped (see consumer.Options.Rearm). Default 1m.

@@ -72,8 +72,8 @@ type Options[T any] struct {
 	// IdlePollMax is the longest wait between two looks of a caught-up
 	// feed once the wake is proven. Default 5s.
 	IdlePollMax time.Duration
-	// Listen is where the LISTEN session connects. Default: the pool's
-	// own settings. Behind a transaction-pooling PgBouncer, where LISTEN
+	// Listen is where the LISTEN session connects (made by
+	// pgx.ParseConfig). Default: the pool's own settings. Behind a transaction-pooling PgBouncer, where LISTEN
 	// does not hold, point it at the database itself.
 	Listen *pgx.ConnConfig
 	// Logger hears whether the wake is live (pgtail.wake.live) or the tail
