@@ -49,6 +49,10 @@ func (r *runner[T, C]) measureLag(ctx context.Context, idle bool) error {
 	return nil
 }
 
+// IdleLagEvery is the most time between two measures of the lag of a run
+// whose feed stays quiet with nothing committed since the last measure.
+const IdleLagEvery = time.Minute
+
 func (r *runner[T, C]) lagDue(idle bool) bool {
 	if !r.lag.measured {
 		return true
@@ -57,5 +61,8 @@ func (r *runner[T, C]) lagDue(idle bool) bool {
 	if since < time.Second {
 		return false
 	}
-	return since >= r.c.o.LagEvery || idle && r.st.doc.Consumer.Items != r.lag.done
+	if !idle {
+		return since >= r.c.o.LagEvery
+	}
+	return r.st.doc.Consumer.Items != r.lag.done || since >= max(r.c.o.LagEvery, IdleLagEvery)
 }

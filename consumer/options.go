@@ -69,8 +69,11 @@ type Options[T, C any] struct {
 	Lag func(ctx context.Context, tx pgx.Tx, key string, cursor C) (int64, error)
 	// LagEvery is the most time between two measures of the lag while
 	// batches flow; a feed that goes quiet is measured at once. Never twice
-	// in a second (the least time between two progress writes). Default 5s;
-	// negative is refused.
+	// in a second (the least time between two progress writes). A feed
+	// that stays quiet, nothing committed since the last measure, is
+	// measured at most every IdleLagEvery (a minute), so that an idle run
+	// costs its feed's looks and little more. Default 5s; negative is
+	// refused.
 	LagEvery time.Duration
 	// ArmQueue is the queue the arm job runs in. Default "default": not the
 	// consumer's own queue, whose slots its running keys hold.

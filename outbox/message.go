@@ -43,6 +43,10 @@ type Message struct {
 // once, under that id (a broker that deduplicates, like JetStream, keeps
 // one copy). db may also be a pool: the message is then committed at once.
 //
+// The staging statement also notifies the stream's relay (WakeChannel),
+// delivered when the transaction commits, at most once per stream per
+// [DefaultWakeThrottle] from this process (see [SetWakeThrottle]).
+//
 // A message that cannot be staged is X_OUTBOX_MESSAGE_INVALID and nothing
 // is written.
 func Stage(ctx context.Context, db pipeline.DB, m Message) (string, error) {
@@ -53,7 +57,7 @@ func Stage(ctx context.Context, db pipeline.DB, m Message) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, err = db.Exec(ctx, sqlStage, m.Stream, m.Key, id, headers, payload(m))
+	_, err = db.Exec(ctx, sqlStage, m.Stream, m.Key, id, headers, payload(m), len(notifying(db, []Message{m})) > 0)
 	if err != nil {
 		return "", errcode.Postgres(ctx, err, "outbox: stage a message")
 	}
@@ -95,7 +99,7 @@ func stageChunk(ctx context.Context, db pipeline.DB, lo int, ms []Message) ([]st
 		streams[i], keys[i], mids[i], headers[i], payloads[i] = m.Stream, m.Key, id, h, payload(m)
 		ids[i] = id.String()
 	}
-	if _, err := db.Exec(ctx, sqlStageMany, streams, keys, mids, headers, payloads); err != nil {
+	if _, err := db.Exec(ctx, sqlStageMany, streams, keys, mids, headers, payloads, notifying(db, ms)); err != nil {
 		return nil, errcode.Postgres(ctx, err, "outbox: stage messages")
 	}
 	return ids, nil

@@ -28,6 +28,10 @@ const (
 	DefaultBatch = 500
 	// DefaultPoll is the default of [Options].Poll.
 	DefaultPoll = 10 * time.Millisecond
+	// DefaultIdlePollMax is the default of [Options].IdlePollMax.
+	DefaultIdlePollMax = 5 * time.Second
+	// WakeChannel is the channel staging notifies, the stream as payload.
+	WakeChannel = "pipe_outbox"
 	// DefaultRetryMaxDelay is the longest wait between two attempts of a
 	// runner whose broker is away (Options.Job.Retry's default MaxDelay):
 	// the relay is back at most this long after its broker.
@@ -69,8 +73,21 @@ type Options struct {
 	// Batch is the most messages one batch publishes and marks. Default
 	// 500.
 	Batch int
-	// Poll is how often a caught-up runner looks for new rows. Default 10ms.
+	// Poll is how often a caught-up runner looks for new rows while its
+	// wake is unproven (see IdlePollMax), and the first wait after rows.
+	// Default 10ms.
 	Poll time.Duration
+	// IdlePollMax is the longest wait between two looks of a caught-up
+	// runner once its wake is proven: staging notifies WakeChannel on
+	// commit, the relay LISTENs on a dedicated connection and proves it by
+	// a probe; a runner then backs off from Poll, doubling, to IdlePollMax,
+	// and looks at once when its stream is notified. Unproven (LISTEN
+	// through a transaction-pooling PgBouncer, say), it polls every Poll.
+	// Default 5s.
+	IdlePollMax time.Duration
+	// Listen is where the wake's LISTEN session connects (made by
+	// pgx.ParseConfig). Default: the worker's pool's own settings.
+	Listen *pgx.ConnConfig
 	// Rearm is how often the relay's supervisor starts the runners that
 	// stopped (see consumer.Options.Rearm). Default 1m.
 	Rearm time.Duration
@@ -159,6 +176,7 @@ func (r *Relay) tail(ctx context.Context) (*pgtail.Tail[Envelope], error) {
 		Table: pg.Relation{Schema: "pipe", Name: "outbox"}, Columns: envelopeColumns,
 		Where: "stream = $1", Args: func(key string) []any { return []any{key} },
 		Scan: scanEnvelope, Poll: r.o.Poll,
+		Channel: WakeChannel, IdlePollMax: r.o.IdlePollMax, Listen: r.o.Listen, Logger: r.log.With("relay", r.o.Name),
 	})
 	if err != nil {
 		return nil, err
@@ -195,8 +213,8 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		seen[s.Name] = true
 	}
-	if o.Batch < 0 || o.Poll < 0 || o.Retain < 0 {
-		faults = append(faults, "Batch, Poll or Retain is negative")
+	if o.Batch < 0 || o.Poll < 0 || o.IdlePollMax < 0 || o.Retain < 0 {
+		faults = append(faults, "Batch, Poll, IdlePollMax or Retain is negative")
 	}
 	if len(faults) > 0 {
 		return o, errcode.New(errcode.OutboxInvalid, "outbox relay: %s", strings.Join(faults, "; ")).
@@ -213,6 +231,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Poll == 0 {
 		o.Poll = DefaultPoll
+	}
+	if o.IdlePollMax == 0 {
+		o.IdlePollMax = DefaultIdlePollMax
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -14,22 +14,31 @@ type feed[T any] struct {
 	tb   *table
 	sql  string
 	args []any
+	key  string
 	// cursor is the id past the last row answered; pos is how far the
 	// table has been read (at or past cursor: ids without a row in
 	// between).
 	cursor, pos int64
 	h           horizon
+	idle        idle
 }
 
 // Read answers up to max rows after the last one answered, settled ones
-// only; with none it moves the horizon and looks again every Poll, for at
-// most wait.
+// only; with none it moves the horizon and looks again — every Poll, or
+// backing off to IdlePollMax once the wake is proven, at once when woken —
+// for at most wait. A look that is not due yet costs no query.
 func (f *feed[T]) Read(ctx context.Context, max int, wait time.Duration) ([]Row[T], error) {
 	deadline := time.Now().Add(wait)
 	for {
+		due, err := f.idle.wait(ctx, deadline)
+		if err != nil || !due {
+			return nil, err
+		}
+		f.idle.arm(f.t.wake, f.key)
 		if f.pos < f.h.safe {
 			rows, err := f.page(ctx, max)
 			if err != nil || len(rows) > 0 {
+				f.idle.reset()
 				return rows, err
 			}
 		}
@@ -40,17 +49,7 @@ func (f *feed[T]) Read(ctx context.Context, max int, wait time.Duration) ([]Row[
 		if moved {
 			continue
 		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			return nil, nil
-		}
-		timer := time.NewTimer(min(f.t.o.Poll, left))
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, ctx.Err()
-		case <-timer.C:
-		}
+		f.idle.missed(f.t.o.Poll, f.t.o.IdlePollMax, f.t.wake, f.h.pending)
 	}
 }
 
@@ -89,8 +88,14 @@ func (f *feed[T]) page(ctx context.Context, limit int) ([]Row[T], error) {
 	return out, nil
 }
 
-// Close does nothing: the feed holds no connection between reads.
-func (f *feed[T]) Close() error { return nil }
+// Close releases the tail's LISTEN session, if it has one; the feed holds
+// no connection between reads.
+func (f *feed[T]) Close() error {
+	if f.t.wake != nil {
+		f.t.wake.Release()
+	}
+	return nil
+}
 
 // idRow is a row without its leading id column, for the app's Scan.
 type idRow struct {

@@ -2,6 +2,7 @@ package pgtail
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -12,11 +13,15 @@ import (
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/pgcatalog"
+	"github.com/pipekit/pipe/internal/pgwake"
 	"github.com/pipekit/pipe/pg"
 )
 
 // DefaultPoll is the default of [Options].Poll.
 const DefaultPoll = 100 * time.Millisecond
+
+// DefaultIdlePollMax is the default of [Options].IdlePollMax.
+const DefaultIdlePollMax = 5 * time.Second
 
 // LagCap is the most rows [Tail.Lag] counts: a longer backlog reports
 // LagCap, so that measuring never scans a huge table.
@@ -51,8 +56,30 @@ type Options[T any] struct {
 	// pgx.RowToStructByNameLax[T]: a struct whose fields (or db tags) name
 	// the columns.
 	Scan pgx.RowToFunc[T]
-	// Poll is how often a caught-up tail looks again. Default 100ms.
+	// Poll is how often a caught-up tail looks again while it has no
+	// proven wake (no Channel, or its LISTEN session unproven or lost).
+	// Default 100ms.
 	Poll time.Duration
+	// Channel is a notification channel the table's writers notify, in
+	// the writing transaction, with the key written as the payload (empty:
+	// every key) — pg_notify(channel, key) in the statement or a trigger.
+	// With it, a tail holds one LISTEN session on a dedicated connection,
+	// proves it by a probe notification, and once it is proven a caught-up
+	// feed backs off from Poll, doubling, to IdlePollMax, and looks at once
+	// when notified. The poll stays the guarantee. Default: none (poll
+	// every Poll).
+	Channel string
+	// IdlePollMax is the longest wait between two looks of a caught-up
+	// feed once the wake is proven. Default 5s.
+	IdlePollMax time.Duration
+	// Listen is where the LISTEN session connects (made by
+	// pgx.ParseConfig). Default: the pool's own settings. Behind a transaction-pooling PgBouncer, where LISTEN
+	// does not hold, point it at the database itself.
+	Listen *pgx.ConnConfig
+	// Logger hears whether the wake is live (pgtail.wake.live) or the tail
+	// polls (pgtail.wake.polling, pgtail.wake.lost). Default
+	// slog.Default().
+	Logger *slog.Logger
 }
 
 // Row is one row of the table: its id (the cursor past it) and its value.
@@ -65,6 +92,7 @@ type Row[T any] struct {
 type Tail[T any] struct {
 	pool *pgxpool.Pool
 	o    Options[T]
+	wake *pgwake.Listener // nil without a Channel
 }
 
 // New declares a tail of a table read through pool. The table is checked
@@ -85,8 +113,8 @@ func New[T any](pool *pgxpool.Pool, o Options[T]) (*Tail[T], error) {
 			faults = append(faults, "Sequence: "+pgcatalog.Fault(err))
 		}
 	}
-	if o.Poll < 0 {
-		faults = append(faults, "Poll is negative")
+	if o.Poll < 0 || o.IdlePollMax < 0 {
+		faults = append(faults, "Poll or IdlePollMax is negative")
 	}
 	if len(faults) > 0 {
 		return nil, errcode.New(errcode.ConsumerInvalid, "table tail: %s", strings.Join(faults, "; ")).
@@ -98,10 +126,18 @@ func New[T any](pool *pgxpool.Pool, o Options[T]) (*Tail[T], error) {
 	if o.Poll == 0 {
 		o.Poll = DefaultPoll
 	}
+	if o.IdlePollMax == 0 {
+		o.IdlePollMax = DefaultIdlePollMax
+	}
+	o.IdlePollMax = max(o.IdlePollMax, o.Poll)
 	if o.Scan == nil {
 		o.Scan = pgx.RowToStructByNameLax[T]
 	}
-	return &Tail[T]{pool: pool, o: o}, nil
+	t := &Tail[T]{pool: pool, o: o}
+	if o.Channel != "" {
+		t.wake = pgwake.New(pgwake.Options{Channel: o.Channel, Pool: pool, Listen: o.Listen, Logger: o.Logger, Event: "pgtail.wake"})
+	}
+	return t, nil
 }
 
 // MustNew is [New] that panics on a bad declaration.
@@ -126,7 +162,11 @@ func (t *Tail[T]) Open(ctx context.Context, key string, cursor int64) (consumer.
 	if t.o.Args != nil {
 		args = slices.Clip(t.o.Args(key))
 	}
-	return &feed[T]{t: t, tb: tb, sql: pageSQL(tb, t.o, len(args)), args: args, cursor: cursor, h: horizon{safe: cursor}}, nil
+	f := &feed[T]{t: t, tb: tb, sql: pageSQL(tb, t.o, len(args)), args: args, key: key, cursor: cursor, h: horizon{safe: cursor}}
+	if t.wake != nil {
+		t.wake.Acquire()
+	}
+	return f, nil
 }
 
 // Lag counts the rows after cursor that key's feed would read, through tx,

@@ -1,6 +1,6 @@
 // Package bench is the stock pipe's bench room: the `pipe bench` commands
 // and, in its sub-packages, the harnesses behind them (jobbench, filebench,
-// consumerbench, subjectbench, rollupbench, outboxbench, webhookbench, backfillbench, storebench), which import the factories they
+// consumerbench, subjectbench, rollupbench, outboxbench, webhookbench, backfillbench, storebench, idlebench), which import the factories they
 // measure. Only the stock binary links it — cmd/pipe adds [Command] through
 // pipecli.Options.Commands and calls [HelperMain] — so an application that
 // embeds pipecli does not carry the benches.
@@ -15,6 +15,7 @@
 //	pipe bench webhooks    deliveries and receiver acks a second beside plain HTTP and a naive receiver
 //	pipe bench backfill    a backfill pass beside the single UPDATE, an app writing meanwhile
 //	pipe bench store       the job store at 10M finished runs: reads, claims, sizes, a day's drop
+//	pipe bench idle        transactions and CPU a minute of idle components, the relay's woken pickup
 //
 // The anchors the figures stand beside (River, DBOS, psql, pgloader) are in
 // the repository's bench/anchors, and bench/run-anchors.sh runs them and
@@ -40,7 +41,7 @@ import (
 func Command(env pipecli.Env) *cobra.Command {
 	return pipecli.Group("bench", "Measure pipe against the database", jobsCommand(env), importCommand(env), exportCommand(env),
 		consumerCommand(env), subjectCommand(env), rollupCommand(env), outboxCommand(env), webhooksCommand(env),
-		backfillCommand(env), storeCommand(env))
+		backfillCommand(env), storeCommand(env), idleCommand(env))
 }
 
 // HelperMain makes the program able to serve as the benches' helper

@@ -22,18 +22,29 @@ import (
 // and its processes' stat files can be read; Known says whether it was.
 type Meter struct {
 	pool     *pgxpool.Pool
+	sessions string // the query answering the backends' pids
+	args     []any
 	backends map[int]int64 // CPU ns of each backend seen, at its last reading
 	ok       bool
 }
 
 // NewMeter answers a meter of this process and pool's sessions.
 func NewMeter(pool *pgxpool.Pool) *Meter {
-	return &Meter{pool: pool, backends: map[int]int64{}, ok: true}
+	return &Meter{pool: pool, sessions: `select pid from pg_stat_activity where application_name = current_setting('application_name')`,
+		backends: map[int]int64{}, ok: true}
+}
+
+// NewDatabaseMeter answers a meter of this process and of every session on
+// database datname, read through pool (a session elsewhere, so that the
+// reading costs the measured database nothing).
+func NewDatabaseMeter(pool *pgxpool.Pool, datname string) *Meter {
+	return &Meter{pool: pool, sessions: `select pid from pg_stat_activity where datname = $1`, args: []any{datname},
+		backends: map[int]int64{}, ok: true}
 }
 
 // Read answers this process's CPU time and its backends' so far, in ns.
 func (m *Meter) Read(ctx context.Context) (process, database int64) {
-	rows, err := m.pool.Query(ctx, `select pid from pg_stat_activity where application_name = current_setting('application_name')`)
+	rows, err := m.pool.Query(ctx, m.sessions, m.args...)
 	if err != nil {
 		m.ok = false
 		return Process(), 0
