@@ -126,7 +126,7 @@ func Declare(path string, f File, opts ...Option) (*Project, error) {
 		}
 	}
 	if f.Outbox != nil {
-		relay, err := declareOutbox(f.Outbox, o.logger)
+		relay, err := declareOutbox(f.Outbox, o)
 		errs = appendAt(errs, "outbox", err)
 		if relay != nil {
 			p.Relay = relay

@@ -1,7 +1,6 @@
 package project
 
 import (
-	"log/slog"
 	"os"
 	"strings"
 
@@ -36,7 +35,7 @@ type OutboxStream struct {
 
 // declareOutbox makes the file's outbox into a relay; its broker connects
 // when the relay first publishes.
-func declareOutbox(o *Outbox, logger *slog.Logger) (*outbox.Relay, error) {
+func declareOutbox(o *Outbox, set settings) (*outbox.Relay, error) {
 	url := o.Broker
 	if name, ok := strings.CutPrefix(url, "$"); ok {
 		url = os.Getenv(name)
@@ -61,5 +60,5 @@ func declareOutbox(o *Outbox, logger *slog.Logger) (*outbox.Relay, error) {
 				WithFix(`write "ordering": "stream" or "key"`)
 		}
 	}
-	return outbox.New(outbox.Options{Streams: streams, Publisher: pub, Batch: o.Batch, Logger: logger})
+	return outbox.New(outbox.Options{Streams: streams, Publisher: pub, Batch: o.Batch, Logger: set.logger, Listen: set.listen})
 }

@@ -19,7 +19,11 @@ func (a *app) useProject(path string) (*project.Project, error) {
 	if path == "" {
 		return nil, nil
 	}
-	p, err := project.Load(path, project.WithLogger(a.logger()))
+	listen, err := a.listenConfig()
+	if err != nil {
+		return nil, err
+	}
+	p, err := project.Load(path, project.WithLogger(a.logger()), project.WithListen(listen))
 	if err != nil {
 		return nil, err
 	}

@@ -117,6 +117,7 @@ func open(ctx context.Context, url string, src source, app string) (*pgxpool.Poo
 		cfg.ConnConfig.RuntimeParams["application_name"] = app
 	}
 	forPooler(ctx, cfg.ConnConfig)
+	cfg.ShouldPing = shouldPing
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, errcode.Wrap(err, errcode.ConfigInvalid, "the database URL from %s is not usable", src).
@@ -137,6 +138,16 @@ func open(ctx context.Context, url string, src source, app string) (*pgxpool.Poo
 	}
 	return pool, nil
 }
+
+// pingIdle is how long a connection may have been idle before the pool
+// pings it when it is handed out. pgxpool's default, a second, pinged the
+// connection of nearly every statement an idle worker makes (a claim every
+// 5 s, its presence every 10 s): twice the transactions it needs. A
+// connection a restart killed inside that time fails its statement instead,
+// which the worker retries on a new one (20 ms on) and logs as an outage.
+const pingIdle = 30 * time.Second
+
+func shouldPing(_ context.Context, p pgxpool.ShouldPingParams) bool { return p.IdleDuration > pingIdle }
 
 // appName answers the application_name of the command's connections:
 // pipe/import, pipe/worker, pipe/subject/erase — what a DBA reads in
