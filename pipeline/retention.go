@@ -35,6 +35,13 @@ const sqlExpired = `select tree, name, detaching from pipe.run_partitions()
 // transaction it detaches in it (see Maintain); else it holds one session
 // of its own and detaches concurrently.
 func dropExpired(ctx context.Context, db DB, r Retention, m *MaintainResult) error {
+	owner, err := ownsRuns(ctx, db)
+	if err != nil {
+		return err
+	}
+	if !owner {
+		return dropExpiredAsOwner(ctx, db, r, m)
+	}
 	if tx, ok := db.(pgx.Tx); ok {
 		return dropExpiredInTx(ctx, tx, r, m)
 	}
