@@ -83,7 +83,10 @@ func printGrants(a *app, res grantsResult) error {
 			return err
 		}
 	}
-	return nil
+	_, err := fmt.Fprintf(a.stdout, "-- A backfill's replica-lag and transaction-age gates read other sessions' statistics: a role\n"+
+		"-- that may grant pg_monitor (a superuser, a managed service's admin) runs\n-- grant pg_monitor to %s;\n",
+		pgx.Identifier{res.Role}.Sanitize())
+	return err
 }
 
 // applyGrants runs stmts in one transaction on the command's database, as
