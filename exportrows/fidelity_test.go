@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pg"
 )
@@ -222,7 +223,10 @@ func TestEveryColumnTypeRoundTripsInEveryFormat(t *testing.T) {
 	for _, format := range allFormats {
 		t.Run(string(format), func(t *testing.T) {
 			ddl, cols, rows := fidelityDDL(format)
-			b := setup(t, ddl+";\n"+oddSettings)
+			b := setup(t, ddl)
+			if _, err := fixtures.Owner(t, b.pool).Exec(context.Background(), oddSettings); err != nil {
+				t.Fatal(err) // the database's settings are its owner's
+			}
 			b.pool.Reset() // new connections take the settings
 			var zone string
 			if err := b.pool.QueryRow(context.Background(), "show timezone").Scan(&zone); err != nil || zone != "America/St_Johns" {
