@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -94,4 +95,16 @@ func missingGrant(role string, others int, first string) error {
 	}
 	return errcode.New(errcode.PostgresPermission, "role %s lacks %s%s that pipe's workers, CLI and console need",
 		role, first, more).WithFix(errcode.PermissionFix(role)).WithMeta("sqlstate", "42501")
+}
+
+// grantsCheckTimeout bounds a worker's check of its grants at start.
+const grantsCheckTimeout = 10 * time.Second
+
+// checkGrants is CheckGrants at the worker's start: it is one short query,
+// finished even when ctx ends meanwhile (a stop at start drains a worker
+// that started, rather than failing its start), within grantsCheckTimeout.
+func (w *Worker) checkGrants(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grantsCheckTimeout)
+	defer cancel()
+	return CheckGrants(ctx, w.pool)
 }

@@ -33,7 +33,9 @@ const sqlExpired = `select tree, name, detaching from pipe.run_partitions()
 
 // dropExpired drops every expired partition of the finished trees. Given a
 // transaction it detaches in it (see Maintain); else it holds one session
-// of its own and detaches concurrently.
+// of its own and detaches concurrently. A role that does not own the
+// partitions (one holding what Grants gives) has them dropped by the
+// schema's owner instead (dropExpiredAsOwner).
 func dropExpired(ctx context.Context, db DB, r Retention, m *MaintainResult) error {
 	owner, err := ownsRuns(ctx, db)
 	if err != nil {
