@@ -35,7 +35,7 @@ func BenchmarkPages(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if _, err := pool.Exec(b.Context(), `update pipe.jobs set state = 'done', finished_at = now() where random() >= $1`, open); err != nil {
+	if _, err := pool.Exec(b.Context(), `update pipe.runs set state = 'done', finished_at = now() where random() >= $1`, open); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := pool.Exec(b.Context(), `vacuum analyze pipe.jobs`); err != nil {

@@ -25,7 +25,7 @@ const (
 	PostgresExhausted Code = "X_POSTGRES_EXHAUSTED"
 	// PostgresRefused: the server refused the statement for what it says or
 	// what it touches — a value that does not fit (class 22), a constraint
-	// (23), an unknown or forbidden object (42), a trigger's RAISE (P0), a
+	// (23), an unknown object (42 but 42501), a trigger's RAISE (P0), a
 	// feature it lacks (0A). Terminal: the same statement is refused again.
 	PostgresRefused Code = "X_POSTGRES_REFUSED"
 	// PostgresFailed: any other failure of the server or the driver.
@@ -54,7 +54,8 @@ func init() {
 //     [PostgresUnavailable], retryable — the job core hands the run back
 //     with the attempt uncounted;
 //   - [PostgresConflict], [PostgresTimeout], [PostgresExhausted],
-//     [PostgresRefused] and [PostgresFailed] as their docs say.
+//     [PostgresPermission], [PostgresRefused] and [PostgresFailed] as their
+//     docs say.
 //
 // An err that already carries a code is answered unchanged, and nil is nil.
 // When ctx has ended, the failure is the caller's: the answer carries the
@@ -161,6 +162,8 @@ func sqlstateCode(state string) (Code, string) {
 		return PostgresTimeout, "the run is retried; if it goes on, look for the transaction holding the lock, or raise the timeout"
 	case class == "53":
 		return PostgresExhausted, "free the server's disk or memory, or raise the named limit; the run is retried after a pause"
+	case state == "42501":
+		return PostgresPermission, permissionFix
 	case class == "22" || class == "23" || class == "42" || class == "P0" || class == "0A" || class == "2B" || class == "2F" || class == "39":
 		return PostgresRefused, "the server refuses the statement as it stands and would refuse it again: fix the data, the constraint or the SQL the SQLSTATE names"
 	}

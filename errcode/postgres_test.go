@@ -20,7 +20,7 @@ func TestPostgresClassifiesBySQLState(t *testing.T) {
 		"53300": errcode.PostgresUnavailable, "40001": errcode.PostgresConflict, "40P01": errcode.PostgresConflict,
 		"55P03": errcode.PostgresTimeout, "57014": errcode.PostgresTimeout, "53100": errcode.PostgresExhausted,
 		"23505": errcode.PostgresRefused, "22P02": errcode.PostgresRefused, "P0001": errcode.PostgresRefused,
-		"42P01": errcode.PostgresRefused, "XX000": errcode.PostgresFailed, "58030": errcode.PostgresFailed,
+		"42P01": errcode.PostgresRefused, "42501": errcode.PostgresPermission, "XX000": errcode.PostgresFailed, "58030": errcode.PostgresFailed,
 	} {
 		err := errcode.Postgres(context.Background(), &pgconn.PgError{Code: state, Message: "secret"}, "enqueue")
 		if got := errcode.CodeOf(err); got != want {
@@ -34,6 +34,7 @@ func TestPostgresClasses(t *testing.T) {
 		errcode.PostgresUnavailable: errcode.Retryable, errcode.PostgresConflict: errcode.Retryable,
 		errcode.PostgresTimeout: errcode.Retryable, errcode.PostgresExhausted: errcode.RetryAfter,
 		errcode.PostgresRefused: errcode.Terminal, errcode.PostgresFailed: errcode.Retryable,
+		errcode.PostgresPermission: errcode.Terminal,
 	} {
 		if got := errcode.ClassOf(code); got != want {
 			t.Errorf("%s is %s, want %s", code, got, want)

@@ -48,7 +48,7 @@ func TestExportOrderItemsOfSales(t *testing.T) {
 		t.Fatal(err)
 	}
 	legacy, _ := json.Marshal(map[string]any{"schema": "Sales", "table": "Order Items", "to": b.bucket, "where": `"Order Id" > 3`})
-	if _, err := tx.Exec(ctx, `update pipe.jobs set input = $1 where id = $2`, legacy, queued.ID); err != nil {
+	if _, err := tx.Exec(ctx, `update pipe.runs set input = $1 where id = $2`, legacy, queued.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(ctx); err != nil {

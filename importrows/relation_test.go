@@ -45,7 +45,7 @@ func TestImportIntoOrderItemsOfSales(t *testing.T) {
 	}
 	legacy, _ := json.Marshal(map[string]any{"source": second.Bucket + "/" + second.Key, "schema": "Sales", "table": "Order Items",
 		"key": []string{"Order Id"}, "limits": map[string]any{}})
-	if _, err := tx.Exec(ctx, `update pipe.jobs set input = $1 where id = $2`, legacy, res.ID); err != nil {
+	if _, err := tx.Exec(ctx, `update pipe.runs set input = $1 where id = $2`, legacy, res.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(ctx); err != nil {

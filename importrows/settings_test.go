@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/importrows"
 	"github.com/pipekit/pipe/pg"
 )
@@ -63,8 +65,11 @@ func TestImportSettingsDefaultToTheDatabases(t *testing.T) {
 	if err := b.pool.QueryRow(context.Background(), "select current_database()").Scan(&db); err != nil {
 		t.Fatal(err)
 	}
-	exec(t, b.pool, fmt.Sprintf(`alter database %q set datestyle = 'ISO, DMY'; alter role current_user in database %q set timezone = 'Pacific/Auckland'`, db, db))
-	t.Cleanup(func() { exec(t, b.pool, fmt.Sprintf(`alter role current_user in database %q reset all`, db)) })
+	// The database's and the role's settings are the owner's to make.
+	role := pgx.Identifier{b.pool.Config().ConnConfig.User}.Sanitize()
+	owner := fixtures.Owner(t, b.pool)
+	exec(t, owner, fmt.Sprintf(`alter database %q set datestyle = 'ISO, DMY'; alter role %s in database %q set timezone = 'Pacific/Auckland'`, db, role, db))
+	t.Cleanup(func() { exec(t, owner, fmt.Sprintf(`alter role %s in database %q reset all`, role, db)) })
 	in := b.put(t, "s.csv", []byte(settingsCSV))
 	refused := importUnder(t, b, in, "pipe_side", importrows.Settings{})
 	fresh := importrows.Settings{DateStyle: "ISO, DMY", TimeZone: "Pacific/Auckland"}

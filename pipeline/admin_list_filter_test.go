@@ -41,7 +41,7 @@ func TestTheListReadsTheRunsStillToMove(t *testing.T) {
 		 insert into pipe.jobs_legacy select ` + cols + ` from moved`,
 		`analyze pipe.jobs_legacy`,
 	} {
-		if _, err := pool.Exec(ctx, sql); err != nil {
+		if _, err := fixtures.Owner(t, pool).Exec(ctx, sql); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -51,7 +51,7 @@ func listFill(t *testing.T, pool *pgxpool.Pool, n, open int) {
 		{insert, []any{n + 1, n + open, "1 millisecond", true}},
 		{`vacuum analyze pipe.runs`, nil},
 	} {
-		if _, err := pool.Exec(ctx, sql.q, sql.args...); err != nil {
+		if _, err := fixtures.Owner(t, pool).Exec(ctx, sql.q, sql.args...); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -57,7 +57,7 @@ func TestQueueDepthIsExactBelowItsCapAndEstimatedAbove(t *testing.T) {
 	if err := admin.PauseQueue(ctx, "idle"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
 		t.Fatal(err)
 	}
 	qs, err := admin.Queues(ctx)
@@ -106,7 +106,7 @@ func TestQueueDepthEstimatesNoLessThanItCounted(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
 	pipeline.SetQueueExact(t, 50, 50, 40)
-	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
 		t.Fatal(err)
 	}
 	queueRuns(t, pool, "late", 80, "ready")
@@ -139,7 +139,7 @@ func TestQueueDepthEstimatesABacklogTheStatisticsHaveNotSeen(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
 	pipeline.SetQueueExact(t, 500, 50, 400)
-	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
 		t.Fatal(err)
 	}
 	queueRuns(t, pool, "fresh", 3000, "ready", "ready", "delayed")

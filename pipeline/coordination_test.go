@@ -165,7 +165,7 @@ func TestTenantIsCheckedAtEnqueueAndAtRun(t *testing.T) {
 		t.Fatalf("a refused enqueue queued %d rows", n)
 	}
 	res, _ := j.Enqueue(ctx, pool, keyed{K: "1", Account: "org-a"}, pipeline.EnqueueOptions{Tenant: "org-a"})
-	if _, err := pool.Exec(ctx, `update pipe.jobs set tenant = 'org-b' where id = $1`, res.ID); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `update pipe.jobs set tenant = 'org-b' where id = $1`, res.ID); err != nil {
 		t.Fatal(err)
 	}
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)

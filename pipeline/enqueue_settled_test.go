@@ -38,7 +38,7 @@ func (d *settlingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Ro
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.Pool.Exec(ctx, `update pipe.jobs set state = 'done', finished_at = pipe.now() where name = $1 and state <> 'done'`, d.job); err != nil {
+	if _, err := fixtures.Owner(d.t, d.Pool).Exec(ctx, `update pipe.jobs set state = 'done', finished_at = pipe.now() where name = $1 and state <> 'done'`, d.job); err != nil {
 		d.t.Fatal(err)
 	}
 	// Answer the ids the statement inserted, as the statement did.

@@ -59,7 +59,7 @@ func TestLostLeaseCancelsTheBody(t *testing.T) {
 	startWorker(t, pool, pipeline.WorkerConfig{Lease: 3 * time.Second, Heartbeat: 20 * time.Millisecond, Logger: slog.New(logs)}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "x"})
 	<-started
-	if _, err := pool.Exec(ctx, `update pipe.jobs set claims = claims + 1 where id = $1`, res.ID); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `update pipe.jobs set claims = claims + 1 where id = $1`, res.ID); err != nil {
 		t.Fatal(err)
 	}
 	if cause := <-causes; !errors.Is(cause, errcode.JobLeaseLost) {

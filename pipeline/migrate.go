@@ -3,11 +3,15 @@ package pipeline
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pipekit/pipe/errcode"
 )
@@ -52,8 +56,8 @@ func Migrate(ctx context.Context, db DB) ([]int, error) {
 	if _, err := tx.Exec(ctx, `select pg_advisory_xact_lock($1)`, int64(migrateLock)); err != nil {
 		return nil, migrateErr(err, "lock")
 	}
-	if _, err := tx.Exec(ctx, bootstrapSQL); err != nil {
-		return nil, migrateErr(err, "bootstrap")
+	if err := bootstrap(ctx, tx); err != nil {
+		return nil, err
 	}
 	done, err := readApplied(ctx, tx)
 	if err != nil {
@@ -89,6 +93,18 @@ func LatestMigration() int {
 		return 0
 	}
 	return all[len(all)-1].version
+}
+
+// bootstrap makes the schema and the migrations table unless the table is
+// there: a role that does not own the schema may then call Migrate on an
+// up-to-date database, which writes nothing.
+func bootstrap(ctx context.Context, tx pgx.Tx) error {
+	var exists bool
+	if err := tx.QueryRow(ctx, `select to_regclass('pipe.migrations') is not null`).Scan(&exists); err != nil || exists {
+		return migrateErr(err, "bootstrap")
+	}
+	_, err := tx.Exec(ctx, bootstrapSQL)
+	return migrateErr(err, "bootstrap")
 }
 
 // bootstrapSQL is the migrations table as it was first released; migration
@@ -127,6 +143,11 @@ func loadMigrations() ([]migration, error) {
 func migrateErr(err error, what string) error {
 	if err == nil {
 		return nil
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "42501" {
+		return errcode.Wrap(err, errcode.MigrationFailed, "migrate: %s: the role may not change schema pipe (SQLSTATE 42501)", what).
+			WithFix("run `pipe migrate` as the owner of schema pipe; a role that runs the workers holds only what `pipe grants` prints")
 	}
 	return errcode.Wrap(err, errcode.MigrationFailed, "migrate: %s", what).
 		WithFix("check that the database user may create a schema, then run `pipe migrate` again")

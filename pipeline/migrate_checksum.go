@@ -85,7 +85,12 @@ func recordChecksums(ctx context.Context, db DB, all []migration) error {
 	for i, m := range all {
 		versions[i], sums[i] = int32(m.version), m.checksum
 	}
-	_, err := db.Exec(ctx, `update pipe.migrations m set checksum = f.checksum
+	var missing bool
+	err := db.QueryRow(ctx, `select exists (select from pipe.migrations where checksum is null)`).Scan(&missing)
+	if err != nil || !missing { // nothing to write: a role that only reads the table may migrate an up-to-date database
+		return migrateErr(err, "record checksums")
+	}
+	_, err = db.Exec(ctx, `update pipe.migrations m set checksum = f.checksum
 		from unnest($1::int[], $2::text[]) as f(version, checksum)
 		where m.version = f.version and m.checksum is null`, versions, sums)
 	return migrateErr(err, "record checksums")

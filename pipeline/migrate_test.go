@@ -168,7 +168,7 @@ func TestMigrateUpgradesADatabaseMigratedBeforeChecksums(t *testing.T) {
 func TestMigrateRefusesADatabaseWhoseMigrationDiffers(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	if _, err := pool.Exec(ctx, `update pipe.migrations set checksum = 'edited' where version = 7`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `update pipe.migrations set checksum = 'edited' where version = 7`); err != nil {
 		t.Fatal(err)
 	}
 	_, err := pipeline.Migrate(ctx, pool)
@@ -182,7 +182,7 @@ func TestMigrateRefusesAMigrationBelowOneApplied(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
 	// As if 0012 were a migration added after 0013-0015 were applied.
-	if _, err := pool.Exec(ctx, `delete from pipe.migrations where version = 12`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `delete from pipe.migrations where version = 12`); err != nil {
 		t.Fatal(err)
 	}
 	_, err := pipeline.Migrate(ctx, pool)

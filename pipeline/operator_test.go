@@ -98,7 +98,7 @@ func TestBulkCallsAreBoundedAndReportWhatIsLeft(t *testing.T) {
 	if err != nil || r.Affected != 1000 || r.Remaining != 200 {
 		t.Fatalf("promote: %+v %v", r, err)
 	}
-	if _, err := pool.Exec(ctx, `update pipe.jobs set state = 'dead', finished_at = now() where name = 'bulk'`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `update pipe.jobs set state = 'dead', finished_at = now() where name = 'bulk'`); err != nil {
 		t.Fatal(err)
 	}
 	// A live run holding key "0" keeps its dead twin where it is.

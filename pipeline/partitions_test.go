@@ -43,7 +43,7 @@ func partitionPool(t *testing.T, zone string, maxConns int32) *pgxpool.Pool {
 	}
 	t.Cleanup(pool.Close)
 	for _, p := range partitionsOf(t, pool, "") {
-		if _, err := pool.Exec(ctx, `drop table `+pgx.Identifier{"pipe", p.name}.Sanitize()); err != nil {
+		if _, err := fixtures.Owner(t, pool).Exec(ctx, `drop table `+pgx.Identifier{"pipe", p.name}.Sanitize()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -444,7 +444,9 @@ func TestRetentionDropsPartitionsUnderARunningWorker(t *testing.T) {
 		if pass > 0 {
 			clock.Advance(t, aDay)
 		}
-		m, err := pipeline.Maintain(ctx, pool, r)
+		// The owner's pass, which detaches concurrently: a role that does
+		// not own the partitions detaches in a transaction, and may defer.
+		m, err := pipeline.Maintain(ctx, fixtures.Owner(t, pool), r)
 		if err != nil {
 			t.Fatalf("pass %d: %v", pass, err)
 		}
@@ -546,13 +548,13 @@ func killDetach(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
 	var pid int32
 	waitUntil(t, "a concurrent detach to wait", func() bool {
-		err := pool.QueryRow(context.Background(), `select a.pid from pg_stat_activity a
+		err := fixtures.Owner(t, pool).QueryRow(context.Background(), `select a.pid from pg_stat_activity a
 			where a.query ilike '%detach partition%concurrently%' and a.pid <> pg_backend_pid()
 			  and exists (select from pg_locks l where l.pid = a.pid and not l.granted)
 			  and exists (select from pipe.run_partitions() where detaching)`).Scan(&pid)
 		return err == nil
 	})
-	if !scalar[bool](t, pool, `select pg_terminate_backend($1)`, pid) {
+	if !scalar[bool](t, fixtures.Owner(t, pool), `select pg_terminate_backend($1)`, pid) {
 		t.Fatal("could not terminate the detach")
 	}
 }
@@ -590,8 +592,8 @@ func TestAKilledRetentionPassIsFinishedByTheNext(t *testing.T) {
 
 		rollback := readingRunsDone(t, pool)
 		killed := make(chan error, 1)
-		go func() {
-			_, err := pipeline.Maintain(ctx, pool, r)
+		go func() { // the owner's pass, which detaches concurrently
+			_, err := pipeline.Maintain(ctx, fixtures.Owner(t, pool), r)
 			killed <- err
 		}()
 		killDetach(t, pool)
@@ -641,7 +643,7 @@ func TestAKilledRetentionPassIsFinishedByTheNext(t *testing.T) {
 		clock.Advance(t, aDay) // 03-02 expires
 
 		rollback := readingRunsDone(t, pool)
-		detacher, err := pgx.Connect(ctx, pool.Config().ConnString())
+		detacher, err := pgx.Connect(ctx, fixtures.Owner(t, pool).Config().ConnString())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -814,7 +816,7 @@ func TestABigPartitionsPurgeIsItsStatisticsCount(t *testing.T) {
 		from pipe.runs r, generate_series(1, $2::int) g where r.id = $1`, one.ID, copies); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs_done_20260329`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `vacuum analyze pipe.runs_done_20260329`); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(t, 3*aDay)

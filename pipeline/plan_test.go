@@ -139,7 +139,7 @@ func literal(a any) string {
 func TestTheClaimReadsOnlyItsOwnNames(t *testing.T) {
 	ctx := context.Background()
 	pool := fixtures.DB(t)
-	if _, err := pool.Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `vacuum analyze pipe.runs`); err != nil {
 		t.Fatal(err)
 	}
 	insert := `insert into pipe.runs (id, run_id, name, queue, idem_key, input, state, max_attempts, run_at)

@@ -34,8 +34,17 @@ const sqlExpired = `select tree, name, detaching from pipe.run_partitions()
 // dropExpired drops every expired partition of the finished trees. Given a
 // transaction, or a pool that leads through a transaction pooler, it
 // detaches in a transaction (see Maintain); else it holds one session of
-// its own and detaches concurrently.
+// its own and detaches concurrently. A role that does not own the
+// partitions (one holding what Grants gives) has them dropped by the
+// schema's owner instead (dropExpiredAsOwner).
 func dropExpired(ctx context.Context, db DB, r Retention, m *MaintainResult) error {
+	owner, err := ownsRuns(ctx, db)
+	if err != nil {
+		return err
+	}
+	if !owner {
+		return dropExpiredAsOwner(ctx, db, r, m)
+	}
 	if tx, ok := db.(pgx.Tx); ok {
 		return dropExpiredInTx(ctx, tx, r, m)
 	}

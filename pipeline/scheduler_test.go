@@ -64,7 +64,7 @@ func TestSchedulerTakesOverAfterTheLeaseLapses(t *testing.T) {
 		t.Fatal("b leads while a's lease is live")
 	}
 	// The database clock passes a's lease expiry.
-	if _, err := pool.Exec(ctx, `insert into pipe.clock (shift) values (interval '31 seconds')`); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `insert into pipe.clock (shift) values (interval '31 seconds')`); err != nil {
 		t.Fatal(err)
 	}
 	clk.step(t, 1, 1, 10*time.Second)

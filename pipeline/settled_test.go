@@ -122,8 +122,8 @@ func TestProgressLastReportAlwaysLands(t *testing.T) {
 	})
 	// Count the writes of the progress column, which the journal does not
 	// hold: progress is a projection, not a state change.
-	if _, err := pool.Exec(ctx, `create table progress_writes (at timestamptz default clock_timestamp());
-		create function count_progress() returns trigger language plpgsql as
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `create table progress_writes (at timestamptz default clock_timestamp());
+		create function count_progress() returns trigger language plpgsql security definer as
 			$$ begin insert into progress_writes default values; return null; end $$;
 		create trigger count_progress after update of progress on pipe.runs_open for each row
 			when (old.progress is distinct from new.progress) execute function count_progress()`); err != nil {
@@ -136,7 +136,7 @@ func TestProgressLastReportAlwaysLands(t *testing.T) {
 		t.Fatalf("progress %s", d.Progress)
 	}
 	var writes int
-	if err := pool.QueryRow(ctx, `select count(*) from progress_writes`).Scan(&writes); err != nil {
+	if err := fixtures.Owner(t, pool).QueryRow(ctx, `select count(*) from progress_writes`).Scan(&writes); err != nil {
 		t.Fatal(err)
 	}
 	if writes < 1 || writes > 2 {

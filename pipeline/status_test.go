@@ -86,7 +86,7 @@ func TestFencedTxRollsBackWhenTheClaimMovedOn(t *testing.T) {
 				return nil, err
 			}
 			// Another claim takes the run meanwhile, as after a lapsed lease.
-			_, err := pool.Exec(ctx, `update pipe.jobs set claims = claims + 1 where id = $1`, r.ID)
+			_, err := fixtures.Owner(t, pool).Exec(ctx, `update pipe.jobs set claims = claims + 1 where id = $1`, r.ID)
 			return tally{Writes: 1}, err
 		})
 		got <- err

@@ -26,7 +26,7 @@ func fireSetup(t *testing.T, pool *pgxpool.Pool, task string, mark, frozen time.
 		{`insert into pipe.scheduler_leader (holder, acquired_at, expires_at) values ($1, $2, $2::timestamptz + interval '30 seconds')`, []any{holder, frozen}},
 	}
 	for _, s := range steps {
-		if _, err := pool.Exec(context.Background(), s.sql, s.args...); err != nil {
+		if _, err := fixtures.Owner(t, pool).Exec(context.Background(), s.sql, s.args...); err != nil {
 			t.Fatal(err)
 		}
 	}

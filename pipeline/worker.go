@@ -144,13 +144,19 @@ func (w *Worker) ID() string { return w.cfg.ID }
 // Stats answers the worker's counters.
 func (w *Worker) Stats() *WorkerStats { return &w.stats }
 
-// Start first checks every registered job's declaration against the
-// database ([JobOptions].Verify) and refuses to start, answering every
-// failure, when one does not hold. Then it begins claiming and returns at
-// once; the work happens in goroutines until Stop or Shutdown.
+// Start first checks that its role holds the rights [Grants] gives
+// ([CheckGrants]: X_POSTGRES_PERMISSION) and every registered job's
+// declaration against the database ([JobOptions].Verify), and refuses to
+// start, answering every failure, when one does not hold. Then it begins
+// claiming and returns at once; the work happens in goroutines until Stop
+// or Shutdown.
 func (w *Worker) Start(ctx context.Context) error {
 	if !w.started.CompareAndSwap(false, true) {
 		return errcode.New(errcode.Invariant, "worker %s: already started", w.cfg.ID).WithFix("start a worker once")
+	}
+	if err := w.checkGrants(ctx); err != nil {
+		w.started.Store(false)
+		return err
 	}
 	if err := w.cfg.Registry.Verify(ctx, w.pool); err != nil {
 		w.started.Store(false)

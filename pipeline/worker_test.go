@@ -159,7 +159,7 @@ func TestInputThatDoesNotDecodeIsTerminal(t *testing.T) {
 		return 0, nil
 	}, pipeline.JobOptions[int, int]{Retry: fastRetry})
 	res, _ := j.Enqueue(ctx, pool, 1)
-	if _, err := pool.Exec(ctx, `update pipe.jobs set input = '"not a number"' where id = $1`, res.ID); err != nil {
+	if _, err := fixtures.Owner(t, pool).Exec(ctx, `update pipe.jobs set input = '"not a number"' where id = $1`, res.ID); err != nil {
 		t.Fatal(err)
 	}
 	startWorker(t, pool, pipeline.WorkerConfig{}, j)

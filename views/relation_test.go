@@ -39,7 +39,7 @@ func TestRefreshTotalsByDayOfSales(t *testing.T) {
 		t.Fatal(err)
 	}
 	legacy, _ := json.Marshal(map[string]any{"view": "Sales.Totals By Day", "concurrently": true})
-	if _, err := pool.Exec(ctx, `update pipe.jobs set input = $1 where id = $2`, legacy, queued.ID); err != nil {
+	if _, err := pool.Exec(ctx, `update pipe.runs set input = $1 where id = $2`, legacy, queued.ID); err != nil {
 		t.Fatal(err)
 	}
 	fixtures.StartWorker(t, pool, job)

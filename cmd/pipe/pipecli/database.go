@@ -161,7 +161,8 @@ func (a *app) appName() string {
 }
 
 // checkMigrated refuses a database whose pipe schema is missing or older
-// than this pipe's migrations.
+// than this pipe's migrations, and a role that lacks a right `pipe grants`
+// gives (X_POSTGRES_PERMISSION, its fix naming the role).
 func checkMigrated(ctx context.Context, pool *pgxpool.Pool) error {
 	want := pipeline.LatestMigration()
 	var have *int
@@ -170,6 +171,8 @@ func checkMigrated(ctx context.Context, pool *pgxpool.Pool) error {
 	switch {
 	case errors.As(err, &pgErr) && (pgErr.Code == "42P01" || pgErr.Code == "3F000"):
 		return notMigrated("the database has no pipe schema")
+	case errors.As(err, &pgErr) && pgErr.Code == "42501":
+		return pipeline.CheckGrants(ctx, pool)
 	case err != nil:
 		return errcode.Wrap(err, errcode.PostgresUnavailable, "read the schema version: %s", driverReason(err)).
 			WithFix("check the database connection and the user's rights on schema pipe")
@@ -180,7 +183,7 @@ func checkMigrated(ctx context.Context, pool *pgxpool.Pool) error {
 		}
 		return notMigrated(fmt.Sprintf("the pipe schema is at version %d; this pipe needs version %d", v, want))
 	}
-	return nil
+	return pipeline.CheckGrants(ctx, pool)
 }
 
 func notMigrated(msg string) error {

@@ -12,11 +12,8 @@ import (
 
 func TestDevMigratesAndRunsJobsAndTasks(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	// dev migrates the database itself.
-	if _, err := b.pool.Exec(t.Context(), `drop schema pipe cascade`); err != nil {
-		t.Fatal(err)
-	}
+	b := setup(t).owner(t) // dev migrates the database itself: the owner's
+	b.dropSchema(t)
 	job := tickJob()
 	task := nightly(job)
 	dev := b.start(t, pipecli.Options{Jobs: []pipeline.Registrable{job}, Tasks: []*pipeline.Task{task}}, "dev")

@@ -11,6 +11,7 @@
 // # Commands
 //
 //	pipe migrate                      apply pipe's schema migrations
+//	pipe grants --role NAME           the SQL that lets a role run workers, CLI and console
 //	pipe worker                       run the registered jobs (and tasks) until SIGINT/SIGTERM
 //	pipe dev                          migrate, then run a worker, the scheduler and a live status line
 //	pipe jobs list                    list jobs, newest first, a page at a time

@@ -3,6 +3,7 @@ package pipecli_test
 import (
 	"testing"
 
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -13,7 +14,7 @@ func TestMaintainPurgesPastRetention(t *testing.T) {
 	wantOK(t, b.pipe(t, "jobs", "cancel", old))
 	// The run (not its journal, which stays in today's partition) moved to
 	// two days ago: below the first day, in the old edge partition.
-	if _, err := b.pool.Exec(t.Context(), `update pipe.jobs set finished_at = finished_at - interval '2 days' where id = $1`, old); err != nil {
+	if _, err := fixtures.Owner(t, b.pool).Exec(t.Context(), `update pipe.jobs set finished_at = finished_at - interval '2 days' where id = $1`, old); err != nil {
 		t.Fatal(err)
 	}
 

@@ -4,20 +4,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
 
-// dropSchema undoes the fixture's migration.
+// dropSchema undoes the fixture's migration, as the schema's owner.
 func (b *bundle) dropSchema(t *testing.T) {
 	t.Helper()
-	if _, err := b.pool.Exec(t.Context(), `drop schema pipe cascade`); err != nil {
+	if _, err := fixtures.Owner(t, b.pool).Exec(t.Context(), `drop schema pipe cascade`); err != nil {
 		t.Fatal(err)
 	}
 }
 
+// owner answers the bundle's database logged in as the owner of schema
+// pipe (the bundle itself unless the tests run as a role of least
+// privilege): `pipe migrate` is the owner's.
+func (b *bundle) owner(t *testing.T) *bundle {
+	t.Helper()
+	p := fixtures.Owner(t, b.pool)
+	return &bundle{url: p.Config().ConnString(), pool: p}
+}
+
 func TestMigrateTwiceSecondIsNoOp(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
+	b := setup(t).owner(t)
 	b.dropSchema(t)
 
 	first := b.pipe(t, "migrate")
@@ -60,7 +70,7 @@ func TestCommandsRefuseUnmigratedDatabase(t *testing.T) {
 	t.Run("older version", func(t *testing.T) {
 		t.Parallel()
 		b := setup(t)
-		if _, err := b.pool.Exec(t.Context(), `delete from pipe.migrations`); err != nil {
+		if _, err := fixtures.Owner(t, b.pool).Exec(t.Context(), `delete from pipe.migrations`); err != nil {
 			t.Fatal(err)
 		}
 		r := b.pipe(t, "demo")
@@ -75,7 +85,7 @@ func TestMigrateRefusesAnEditedMigration(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	// As if 0007 had been applied from another text than the one shipped.
-	if _, err := b.pool.Exec(t.Context(), `update pipe.migrations set checksum = 'edited' where version = 7`); err != nil {
+	if _, err := fixtures.Owner(t, b.pool).Exec(t.Context(), `update pipe.migrations set checksum = 'edited' where version = 7`); err != nil {
 		t.Fatal(err)
 	}
 	r := b.pipe(t, "migrate")

@@ -169,7 +169,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.verifyCommand(), a.rollupCommand(), a.viewsCommand(), a.backfillCommand(),
 		a.mcpCommand(), a.consoleCommand(), a.outboxCommand(),
 	)
-	root.AddCommand(a.webhooksCommand(), a.serveCommand())
+	root.AddCommand(a.webhooksCommand(), a.serveCommand(), a.grantsCommand())
 	a.addCommands(root)
 	return root
 }

@@ -80,7 +80,7 @@ func TestViewsRefreshByDeclaredName(t *testing.T) {
 	if err := b.pool.QueryRow(t.Context(), `select name from pipe.jobs`).Scan(&name); err != nil || name != "refresh-org-totals" {
 		t.Fatalf("the run is of %q (%v); want the declared job", name, err)
 	}
-	b.exec(t, `drop index org_totals_org_id_idx; delete from pipe.jobs`)
+	b.exec(t, `drop index org_totals_org_id_idx; delete from pipe.runs`)
 	wantError(t, b.pipe(t, "views", "refresh", "refresh-org-totals", "--config", cfg), 1, "X_JOB_REFRESH_VIEW_INVALID")
 	if n := b.count(t, `select count(*) from pipe.jobs`); n != 0 {
 		t.Fatalf("%d runs left behind by a refused refresh", n)
