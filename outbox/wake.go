@@ -1,14 +1,11 @@
 package outbox
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-
+	"github.com/pipekit/pipe/internal/pgwake"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -43,7 +40,7 @@ func SetWakeThrottle(d time.Duration) {
 
 // notifying answers the streams of ms a staging through db notifies now.
 func notifying(db pipeline.DB, ms []Message) []string {
-	server, now := serverOf(db), time.Now()
+	server, now := pgwake.ServerOf(db), time.Now()
 	wakes.Lock()
 	defer wakes.Unlock()
 	var out []string
@@ -59,33 +56,4 @@ func notifying(db pipeline.DB, ms []Message) []string {
 		out = append(out, m.Stream)
 	}
 	return out
-}
-
-// serverOf names the server db talks to, without a round trip.
-func serverOf(db pipeline.DB) string {
-	switch v := db.(type) {
-	case pgx.Tx:
-		return remoteAddr(v.Conn())
-	case *pgx.Conn:
-		return remoteAddr(v)
-	case *pgxpool.Pool:
-		if s, ok := poolServers.Load(v); ok {
-			return s.(string)
-		}
-		cfg := v.Config().ConnConfig
-		s := fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)
-		poolServers.Store(v, s)
-		return s
-	}
-	return ""
-}
-
-// poolServers caches serverOf per pool: a pool's Config is a copy.
-var poolServers sync.Map
-
-func remoteAddr(c *pgx.Conn) string {
-	if c == nil || c.PgConn() == nil || c.PgConn().Conn() == nil {
-		return ""
-	}
-	return c.PgConn().Conn().RemoteAddr().String()
 }

@@ -1,12 +1,10 @@
 package pipeline
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pipekit/pipe/internal/pgwake"
 )
 
 // wakeChannel is the LISTEN channel enqueues notify on.
@@ -56,7 +54,7 @@ var wakeThrottles = struct {
 
 // wakeAllowed answers whether an enqueue into queue through db may notify now.
 func wakeAllowed(db DB, queue string, now time.Time) bool {
-	key := [2]string{serverOf(db), queue}
+	key := [2]string{pgwake.ServerOf(db), queue}
 	wakeThrottles.Lock()
 	t := wakeThrottles.byQueue[key]
 	if t == nil {
@@ -69,36 +67,6 @@ func wakeAllowed(db DB, queue string, now time.Time) bool {
 	}
 	wakeThrottles.Unlock()
 	return t.allow(now)
-}
-
-// serverOf names the server db talks to, without a round trip: the address
-// a connection is connected to, or a pool's configured host and port.
-func serverOf(db DB) string {
-	switch v := db.(type) {
-	case pgx.Tx:
-		return remoteAddr(v.Conn())
-	case *pgx.Conn:
-		return remoteAddr(v)
-	case *pgxpool.Pool:
-		if s, ok := poolServers.Load(v); ok {
-			return s.(string)
-		}
-		cfg := v.Config().ConnConfig
-		s := fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)
-		poolServers.Store(v, s)
-		return s
-	}
-	return ""
-}
-
-// poolServers caches serverOf per pool: a pool's Config is a copy.
-var poolServers sync.Map
-
-func remoteAddr(c *pgx.Conn) string {
-	if c == nil || c.PgConn() == nil || c.PgConn().Conn() == nil {
-		return ""
-	}
-	return c.PgConn().Conn().RemoteAddr().String()
 }
 
 // SetWakeThrottle sets the least time between two wake notifications this
