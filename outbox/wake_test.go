@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -54,45 +53,11 @@ func tracedPool(t *testing.T) (*pgxpool.Pool, *looks) {
 	return pool, l
 }
 
-// logged records the events a logger hears.
-type logged struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (l *logged) Enabled(context.Context, slog.Level) bool { return true }
-func (l *logged) Handle(_ context.Context, r slog.Record) error {
-	l.mu.Lock()
-	l.events = append(l.events, r.Message)
-	l.mu.Unlock()
-	return nil
-}
-func (l *logged) WithAttrs([]slog.Attr) slog.Handler { return l }
-func (l *logged) WithGroup(string) slog.Handler      { return l }
-
-// await waits up to 10 s for event.
-func (l *logged) await(t *testing.T, event string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		l.mu.Lock()
-		for _, e := range l.events {
-			if e == event {
-				l.mu.Unlock()
-				return
-			}
-		}
-		l.mu.Unlock()
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s not logged within 10 s; logged %v", event, l.events)
-}
-
 // startIdleRelay arms and works a relay of stream "orders" on pool and
 // waits for its wake's first word (event).
 func startIdleRelay(t *testing.T, pool *pgxpool.Pool, o outbox.Options, event string) {
 	t.Helper()
-	log := &logged{}
+	log := &fixtures.Events{}
 	o.Streams, o.Logger = []outbox.Stream{{Name: "orders"}}, slog.New(log)
 	o.Publisher = newJSStream(t, sharedNATS(t), 0).publisher(t)
 	relay := outbox.MustNew(o)
@@ -100,7 +65,7 @@ func startIdleRelay(t *testing.T, pool *pgxpool.Pool, o outbox.Options, event st
 		t.Fatal(err)
 	}
 	fixtures.StartWorker(t, pool, relay.Jobs()...)
-	log.await(t, event)
+	log.Await(t, event)
 }
 
 // publishedWithin waits up to d for every staged row to be published.

@@ -68,40 +68,6 @@ func tracedEvents(t *testing.T) (*pgxpool.Pool, *looks) {
 	return pool, l
 }
 
-// logged records the events a logger hears.
-type logged struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (l *logged) Enabled(context.Context, slog.Level) bool { return true }
-func (l *logged) Handle(_ context.Context, r slog.Record) error {
-	l.mu.Lock()
-	l.events = append(l.events, r.Message)
-	l.mu.Unlock()
-	return nil
-}
-func (l *logged) WithAttrs([]slog.Attr) slog.Handler { return l }
-func (l *logged) WithGroup(string) slog.Handler      { return l }
-
-// await waits up to 10 s for event.
-func (l *logged) await(t *testing.T, event string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		l.mu.Lock()
-		for _, e := range l.events {
-			if e == event {
-				l.mu.Unlock()
-				return
-			}
-		}
-		l.mu.Unlock()
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s not logged within 10 s; logged %v", event, l.events)
-}
-
 // otherDatabase answers the settings of a database other than the pool's:
 // a LISTEN there never hears the pool's notifications, as one through a
 // transaction-pooling PgBouncer does not.
@@ -130,11 +96,11 @@ func insertNotified(t *testing.T, pool *pgxpool.Pool, channel, k string) {
 // poll makes; it still looks (the poll stays the guarantee).
 func TestAProvenWakeBacksOffToItsCeiling(t *testing.T) {
 	pool, l := tracedEvents(t)
-	log := &logged{}
+	log := &fixtures.Events{}
 	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 10 * time.Millisecond,
 		Channel: "events_wake", IdlePollMax: 250 * time.Millisecond, Logger: slog.New(log)})
 	f := open(t, tail, 0)
-	log.await(t, "pgtail.wake.live")
+	log.Await(t, "pgtail.wake.live")
 	start := time.Now()
 	rows, err := f.Read(context.Background(), 10, 3*time.Second)
 	if err != nil || len(rows) != 0 {
@@ -150,11 +116,11 @@ func TestAProvenWakeBacksOffToItsCeiling(t *testing.T) {
 // minute away.
 func TestANotifiedRowWakesABackedOffTail(t *testing.T) {
 	pool, _ := tracedEvents(t)
-	log := &logged{}
+	log := &fixtures.Events{}
 	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 30 * time.Second,
 		Channel: "events_wake", IdlePollMax: time.Minute, Logger: slog.New(log)})
 	f := open(t, tail, 0)
-	log.await(t, "pgtail.wake.live")
+	log.Await(t, "pgtail.wake.live")
 	ctx := context.Background()
 	if rows, err := f.Read(ctx, 10, 100*time.Millisecond); err != nil || len(rows) != 0 {
 		t.Fatalf("read %v (%v) of an empty table", ids(rows), err)
@@ -171,11 +137,11 @@ func TestANotifiedRowWakesABackedOffTail(t *testing.T) {
 // the row.
 func TestAnUnprovenWakeKeepsTheShortPoll(t *testing.T) {
 	pool, l := tracedEvents(t)
-	log := &logged{}
+	log := &fixtures.Events{}
 	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 10 * time.Millisecond,
 		Channel: "events_wake", IdlePollMax: time.Minute, Listen: otherDatabase(t), Logger: slog.New(log)})
 	f := open(t, tail, 0)
-	log.await(t, "pgtail.wake.polling")
+	log.Await(t, "pgtail.wake.polling")
 	ctx := context.Background()
 	start := time.Now()
 	if rows, err := f.Read(ctx, 10, time.Second); err != nil || len(rows) != 0 {
