@@ -11,7 +11,7 @@ import (
 // The back-off of a settle tried again: from persistFirstWait, doubling to
 // persistMaxWait.
 const (
-	persistFirstWait = 100 * time.Millisecond
+	persistFirstWait = 20 * time.Millisecond
 	persistMaxWait   = 2 * time.Second
 	// persistMaxTries bounds the tries of a settle that failed for another
 	// reason than a lost database (a conflict, a timeout): a lost database
