@@ -34,8 +34,10 @@ func (b *bench) recovery(ctx context.Context, name string) (Figure, error) {
 		return Figure{}, err
 	}
 	// The cut work-down must last through every cut: at the calm rate,
-	// RecoveryCuts+2 beats at least.
-	n := max(b.o.N, int(math.Ceil(perSecond(b.o.N, calm)*b.o.CutEvery.Seconds()*float64(b.o.RecoveryCuts+2))))
+	// twice RecoveryCuts beats and two more (a worker that recovers fast
+	// works down near its calm rate, and a cut is timed only when a claim
+	// follows it).
+	n := max(b.o.N, int(math.Ceil(perSecond(b.o.N, calm)*b.o.CutEvery.Seconds()*float64(2*b.o.RecoveryCuts+2))))
 	var lat []time.Duration
 	cut, err := b.workDownOn(ctx, proxied, name+".cut", n, func(w *pipeline.Worker, done func() bool) {
 		lat = b.cutAndTime(ctx, proxy, w, done)
