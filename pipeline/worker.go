@@ -154,15 +154,17 @@ func (w *Worker) Start(ctx context.Context) error {
 	if !w.started.CompareAndSwap(false, true) {
 		return errcode.New(errcode.Invariant, "worker %s: already started", w.cfg.ID).WithFix("start a worker once")
 	}
+	// The pooler first: behind one, a pool that names its statements
+	// would fail the checks after it at random.
+	if err := w.checkPooler(ctx); err != nil {
+		w.started.Store(false)
+		return err
+	}
 	if err := w.checkGrants(ctx); err != nil {
 		w.started.Store(false)
 		return err
 	}
 	if err := w.cfg.Registry.Verify(ctx, w.pool); err != nil {
-		w.started.Store(false)
-		return err
-	}
-	if err := w.checkPooler(ctx); err != nil {
 		w.started.Store(false)
 		return err
 	}

@@ -116,7 +116,9 @@ func open(ctx context.Context, url string, src source, app string) (*pgxpool.Poo
 	if _, named := cfg.ConnConfig.RuntimeParams["application_name"]; !named {
 		cfg.ConnConfig.RuntimeParams["application_name"] = app
 	}
-	forPooler(ctx, cfg.ConnConfig)
+	if src != fromEmbedded { // the private cluster has no pooler in front of it
+		forPooler(ctx, cfg.ConnConfig)
+	}
 	cfg.ShouldPing = shouldPing
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
