@@ -98,7 +98,7 @@ func TestAProvenWakeBacksOffToItsCeiling(t *testing.T) {
 	pool, l := tracedEvents(t)
 	log := &fixtures.Events{}
 	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 10 * time.Millisecond,
-		Channel: "events_wake", IdlePollMax: 250 * time.Millisecond, Logger: slog.New(log)})
+		Channel: "events_wake", IdlePollMax: 250 * time.Millisecond, Listen: fixtures.ListenConfig(t, pool), Logger: slog.New(log)})
 	f := open(t, tail, 0)
 	log.Await(t, "pgtail.wake.live")
 	start := time.Now()
@@ -118,7 +118,7 @@ func TestANotifiedRowWakesABackedOffTail(t *testing.T) {
 	pool, _ := tracedEvents(t)
 	log := &fixtures.Events{}
 	tail := pgtail.MustNew(pool, pgtail.Options[event]{Table: pg.Relation{Name: "events"}, Poll: 30 * time.Second,
-		Channel: "events_wake", IdlePollMax: time.Minute, Logger: slog.New(log)})
+		Channel: "events_wake", IdlePollMax: time.Minute, Listen: fixtures.ListenConfig(t, pool), Logger: slog.New(log)})
 	f := open(t, tail, 0)
 	log.Await(t, "pgtail.wake.live")
 	ctx := context.Background()

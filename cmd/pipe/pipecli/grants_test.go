@@ -51,7 +51,8 @@ func leastRole(t *testing.T, admin *pgxpool.Pool, adminURL string) (string, stri
 func TestGrantsLetALeastPrivilegeRoleWork(t *testing.T) {
 	t.Parallel()
 	admin := fixtures.EmptyDB(t) // logged in as the admin even under PIPE_TEST_ROLE
-	adminURL := admin.Config().ConnString()
+	// straight to the server: the kit's PgBouncer logs every client in as its own user
+	adminURL := fixtures.DirectURL(t, admin.Config().ConnString())
 	wantOK(t, execute(t.Context(), pipecli.Options{}, "--database-url", adminURL, "migrate"))
 	role, roleURL := leastRole(t, admin, adminURL)
 	as := &bundle{url: roleURL, pool: admin}
