@@ -41,6 +41,7 @@ func (b *bench) recovery(ctx context.Context, name string) (Figure, error) {
 	// that still ran out is doubled and worked down again, at most thrice.
 	n := max(b.o.N, int(math.Ceil(perSecond(b.o.N, calm)*b.o.CutEvery.Seconds()*float64(2*b.o.RecoveryCuts+2))))
 	for range recoveryTries {
+		proxied.Reset() // a round's last cut may have left the pool's connections dead
 		var lat []time.Duration
 		cuts := proxy.Cuts()
 		cut, err := b.workDownOn(ctx, proxied, name+".cut", n, func(w *pipeline.Worker, done func() bool) {
