@@ -39,18 +39,8 @@ func (l *looks) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData)
 // transactions are counted.
 func tracedPool(t *testing.T) (*pgxpool.Pool, *looks) {
 	t.Helper()
-	cfg, err := pgxpool.ParseConfig(fixtures.DBURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	l := &looks{}
-	cfg.ConnConfig.Tracer = l
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	return pool, l
+	return fixtures.TracedDB(t, l), l
 }
 
 // startIdleRelay arms and works a relay of stream "orders" on pool and

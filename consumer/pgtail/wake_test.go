@@ -51,17 +51,8 @@ func (l *looks) since(from time.Time) int {
 // whose looks are counted.
 func tracedEvents(t *testing.T) (*pgxpool.Pool, *looks) {
 	t.Helper()
-	cfg, err := pgxpool.ParseConfig(fixtures.DBURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	l := &looks{}
-	cfg.ConnConfig.Tracer = l
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	pool := fixtures.TracedDB(t, l)
 	if _, err := pool.Exec(context.Background(), eventsDDL); err != nil {
 		t.Fatal(err)
 	}
