@@ -313,9 +313,10 @@ func TestAnEndpointIsDisabledAfterNFailedRuns(t *testing.T) {
 	}
 }
 
-// An endpoint that never answers is cut at the job's Timeout, which bounds
-// the attempt and its request: the attempt fails retryable, recorded in the
-// ledger as failed with no status.
+// An endpoint that never answers is cut before the job's Timeout, which
+// bounds the attempt and its request: the attempt fails retryable as the
+// delivery's X_WEBHOOK_DELIVERY_FAILED (not the worker's X_JOB_TIMEOUT, as
+// the README's table says), recorded in the ledger as failed with no status.
 func TestTheJobTimeoutBoundsTheRequest(t *testing.T) {
 	pool := fixtures.DB(t)
 	ctx := context.Background()
@@ -331,11 +332,11 @@ func TestTheJobTimeoutBoundsTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := awaitState(t, pool, res.ID, pipeline.StateDead)
-	if c := errcode.Code(d.LastError.Code); c != errcode.WebhookDeliveryFailed && c != errcode.JobTimeout {
-		t.Fatalf("a request past the timeout: %+v", d.LastError)
+	if c := errcode.Code(d.LastError.Code); c != errcode.WebhookDeliveryFailed {
+		t.Fatalf("a request past the timeout: %+v, want %s", d.LastError, errcode.WebhookDeliveryFailed)
 	}
 	rows, err := ledger.List(ctx, webhook.Filter{EventID: "e"})
-	if err != nil || len(rows) != 1 || rows[0].Outcome != webhook.Failed || rows[0].Status != 0 {
+	if err != nil || len(rows) != 1 || rows[0].Outcome != webhook.Failed || rows[0].Status != 0 || rows[0].Code != errcode.WebhookDeliveryFailed {
 		t.Fatalf("ledger %+v (%v)", rows, err)
 	}
 }

@@ -25,8 +25,8 @@
 // X_WEBHOOK_DELIVERY_THROTTLED: the retry waits it out, clamped by the
 // job's Retry.MaxDelay. Another non-2xx — a 4xx, or a redirect, never
 // followed — is X_WEBHOOK_DELIVERY_REJECTED, terminal. No answer, a
-// timeout (the job's Timeout bounds the attempt and its request, 30s by
-// default) or a 5xx is X_WEBHOOK_DELIVERY_FAILED, retried. The answer's
+// timeout (the request ends a quarter of the job's Timeout, at most 1s,
+// before the attempt does; 30s by default) or a 5xx is X_WEBHOOK_DELIVERY_FAILED, retried. The answer's
 // body is read to at most 64 KiB and never stored. A run that fails for
 // good counts against its endpoint ([Health]); at DisableAfter in a row
 // (10) the endpoint is disabled and the next run is

@@ -87,8 +87,10 @@ type Options[In any] struct {
 	// Default 64.
 	MaxConnsPerHost int
 	// Job are the job options (queue, retry, timeout...). Timeout bounds
-	// one attempt and the request inside it; with none declared, the
-	// request is bounded by DefaultTimeout (30s).
+	// one attempt; the endpoint read and the request inside it end a
+	// quarter of it earlier (at most 1s), so that a request past it fails
+	// as X_WEBHOOK_DELIVERY_FAILED. With none declared, each request is
+	// bounded by DefaultTimeout (30s).
 	Job pipeline.JobOptions[In, Result]
 }
 

@@ -1,10 +1,13 @@
 package webhook_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -291,4 +294,62 @@ func TestAReceiverDeclarationIsChecked(t *testing.T) {
 			t.Errorf("the refusal does not name %s: %v", want, err)
 		}
 	}
+}
+
+// An event id with control characters never queues a run. Go's HTTP server
+// refuses a header holding one (other than a tab) itself, 400 before the
+// receiver sees the request; an id with a tab reaches Verify and is refused
+// 422 X_WEBHOOK_EVENT_ID_INVALID. Neither answer echoes the id.
+func TestAnEventIDWithControlCharactersIsRefused(t *testing.T) {
+	pool := fixtures.DB(t)
+	secret := webhook.NewSecret()
+	b := newBilling(t, []string{secret}, false)
+	srv := b.serve(t, pool)
+	body := []byte(`{"id":"in_1","amount":1}`)
+	tab := post(t, srv.URL+"/hooks/billing/acct_7", "evt\tsecret-id", body, time.Now(), secret)
+	if tab.status != http.StatusUnprocessableEntity || tab.ack["code"] != "X_WEBHOOK_EVENT_ID_INVALID" || strings.Contains(tab.body, "secret-id") {
+		t.Fatalf("an id with a tab: %d %s", tab.status, tab.body)
+	}
+	for _, id := range []string{"evt\x01secret-id", "evt\x1bsecret-id", "evt\x7fsecret-id"} {
+		h, err := webhook.Sign(webhook.SignStandard, webhook.Event{ID: id, Body: body}, time.Now(), secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, answer := rawPost(t, srv.Listener.Addr().String(), "/hooks/billing/acct_7", h, body)
+		if status != http.StatusBadRequest || strings.Contains(answer, "secret-id") {
+			t.Errorf("an id with %q: %d %s", id[3], status, answer)
+		}
+	}
+	if n := countRuns(t, pool, "billing.events"); n != 0 {
+		t.Fatalf("%d runs queued by refused ids", n)
+	}
+}
+
+// rawPost writes a POST by hand (Go's client will not send a header with a
+// control character) and answers the status and the whole answer.
+func rawPost(t *testing.T, addr, path string, h http.Header, body []byte) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	var req strings.Builder
+	fmt.Fprintf(&req, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n", path, addr, len(body))
+	for k, vs := range h {
+		for _, v := range vs {
+			fmt.Fprintf(&req, "%s: %s\r\n", k, v)
+		}
+	}
+	req.WriteString("\r\n")
+	if _, err := io.WriteString(c, req.String()+string(body)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(raw)
 }

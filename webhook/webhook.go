@@ -90,6 +90,8 @@ type deliverer[In any] struct {
 // run delivers once: reads the endpoint and the event, posts, records the
 // attempt, and counts a run that ends failed against the endpoint.
 func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
+	ctx, cancelAttempt := d.attemptDeadline(ctx)
+	defer cancelAttempt()
 	res, endpointID, err := d.once(ctx, r.Input, try{runID: r.RunID, n: r.Attempt, record: d.record})
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
