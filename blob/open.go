@@ -6,10 +6,7 @@ import (
 	"path/filepath"
 
 	gcblob "gocloud.dev/blob"
-	_ "gocloud.dev/blob/azureblob" // registers azblob://
 	"gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/gcsblob" // registers gs://
-	_ "gocloud.dev/blob/s3blob"  // registers s3://
 
 	"github.com/pipekit/pipe/errcode"
 )
@@ -91,6 +88,9 @@ func setFileDefaults(u *url.URL) {
 }
 
 func openDriver(ctx context.Context, full, shown, scheme string) (*Bucket, error) {
+	if err := unlinked(scheme); err != nil {
+		return nil, err
+	}
 	b, err := gcblob.OpenBucket(ctx, full)
 	if err != nil {
 		return nil, openFailed(err)

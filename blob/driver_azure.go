@@ -1,0 +1,7 @@
+//go:build !pipe_no_azure
+
+package blob
+
+import _ "gocloud.dev/blob/azureblob" // registers azblob://
+
+func init() { linked["azblob"] = true }
