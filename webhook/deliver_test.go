@@ -260,12 +260,15 @@ func TestTheEndpointIsReadByEveryAttempt(t *testing.T) {
 }
 
 // Three runs in a row that fail for good disable the endpoint at
-// DisableAfter 3; the fourth is X_WEBHOOK_ENDPOINT_DISABLED and sends
-// nothing. A delivered run between failures resets the count.
+// DisableAfter 3; the fourth is X_WEBHOOK_ENDPOINT_DISABLED, sends nothing,
+// and is recorded in the ledger as refused. A delivered run between
+// failures resets the count.
 func TestAnEndpointIsDisabledAfterNFailedRuns(t *testing.T) {
 	pool := fixtures.DB(t)
 	ctx := context.Background()
 	store := webhook.NewStore(pool)
+	ledger := webhook.PostgresLedger(pool)
+	t.Cleanup(ledger.Close)
 	var ok atomic.Bool
 	e := newEndpoint(t, false, func(_ int, w http.ResponseWriter, _ *http.Request) {
 		if !ok.Load() {
@@ -282,7 +285,7 @@ func TestAnEndpointIsDisabledAfterNFailedRuns(t *testing.T) {
 		Event: func(_ context.Context, d delivery) (webhook.Event, error) {
 			return webhook.Event{ID: d.Event, Body: []byte(`{}`)}, nil
 		},
-		Health: store, DisableAfter: 3, AllowHTTP: true, AllowPrivate: true,
+		Health: store, Ledger: ledger, DisableAfter: 3, AllowHTTP: true, AllowPrivate: true,
 		Job: pipeline.JobOptions[delivery, webhook.Result]{Retry: &pipeline.Retry{Attempts: 1}},
 	})
 	startWorker(t, pool, job)
@@ -310,6 +313,12 @@ func TestAnEndpointIsDisabledAfterNFailedRuns(t *testing.T) {
 	d := run("f6", pipeline.StateDead)
 	if !errors.Is(errcode.New(errcode.Code(d.LastError.Code), ""), errcode.WebhookEndpointDisabled) || len(e.got()) != sent {
 		t.Fatalf("the run after disabling: %+v, %d requests sent", d.LastError, len(e.got())-sent)
+	}
+	// its attempt is in the ledger, refused, with nothing sent
+	rows, err := ledger.List(ctx, webhook.Filter{EventID: "f6"})
+	if err != nil || len(rows) != 1 || rows[0].Outcome != webhook.Refused || rows[0].Code != errcode.WebhookEndpointDisabled ||
+		rows[0].Status != 0 || rows[0].Attempt != 1 || rows[0].EndpointID != "acme" {
+		t.Fatalf("the disabled endpoint's attempt in the ledger: %+v (%v)", rows, err)
 	}
 }
 

@@ -217,8 +217,10 @@ func TestStagedDeliveriesGoOutThroughTheOutboxAndFailuresBecomeRuns(t *testing.T
 			t.Fatalf("event f-%d's staged attempt: %+v; want failed", i, a[0])
 		}
 	}
-	if a := att["o-0"]; len(a) != 0 {
-		t.Fatalf("a disabled endpoint's delivery was recorded as attempted: %+v", a)
+	// a disabled endpoint's delivery is handed on unsent (no staged row),
+	// and its run's attempt is recorded refused
+	if a := att["o-0"]; len(a) != 1 || a[0].Attempt != 1 || a[0].Outcome != webhook.Refused || a[0].Code != errcode.WebhookEndpointDisabled {
+		t.Fatalf("a disabled endpoint's delivery's ledger rows: %+v; want its run's attempt 1, refused", a)
 	}
 }
 

@@ -92,7 +92,7 @@ type deliverer[In any] struct {
 func (d *deliverer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
 	ctx, cancelAttempt := d.attemptDeadline(ctx)
 	defer cancelAttempt()
-	res, endpointID, err := d.once(ctx, r.Input, try{runID: r.RunID, n: r.Attempt, record: d.record})
+	res, endpointID, err := d.once(ctx, r.Input, try{runID: r.RunID, n: r.Attempt, record: d.record, refusals: true})
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
 	if err != nil {
@@ -119,6 +119,10 @@ type try struct {
 	skip   func(endpointID string) bool
 	record func(context.Context, Attempt) error
 	bound  time.Duration
+	// refusals records an attempt refused before any request (a disabled
+	// endpoint) as a refused row: a run's attempts do, a staged attempt
+	// (which hands the delivery to its run unsent) does not.
+	refusals bool
 }
 
 // once reads the endpoint and the event of in, posts, and records the
@@ -134,8 +138,12 @@ func (d *deliverer[In]) once(ctx context.Context, in In, t try) (Result, string,
 		return Result{}, "", errSkipped
 	}
 	if ep.Disabled {
-		return Result{}, "", errcode.New(errcode.WebhookEndpointDisabled, "webhook %s: the endpoint is disabled", d.name).
+		err := errcode.New(errcode.WebhookEndpointDisabled, "webhook %s: the endpoint is disabled", d.name).
 			WithFix("re-enable the endpoint once its owner has fixed it (pipe webhooks endpoints enable ID), then requeue the run")
+		if t.refusals {
+			d.recordRefusal(ctx, in, ep, t, err)
+		}
+		return Result{}, "", err
 	}
 	ev, err := d.o.Event(ctx, in)
 	if err != nil {
