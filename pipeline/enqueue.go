@@ -398,6 +398,9 @@ func (j *Job[In, Out]) tenantChecked(ctx context.Context, in In, explicit string
 		return explicit, nil
 	}
 	declared := j.opts.Tenant(in)
+	if declared == "" && j.opts.TenantRequired {
+		return "", tenantMissing(j.spec.name)
+	}
 	if explicit != "" && explicit != declared {
 		return "", errcode.New(errcode.JobTenantMismatch, "job %s: the input's tenant is not the tenant enqueueing it", j.spec.name).
 			WithFix("enqueue the input as its own tenant")

@@ -13,6 +13,9 @@ func (j *Job[In, Out]) execute(ctx context.Context, row *claimed) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
+	if j.opts.TenantRequired && j.opts.Tenant(in) == "" {
+		return nil, tenantMissing(j.spec.name)
+	}
 	if j.opts.Tenant != nil && j.opts.Tenant(in) != row.tenant {
 		return nil, errcode.New(errcode.JobTenantMismatch, "job %s: the queued row's tenant is not the input's", j.spec.name).
 			WithFix("re-enqueue the input as its own tenant")

@@ -25,6 +25,13 @@ type JobOptions[In, Out any] struct {
 	// Tenant answers the tenant a run acts for. Nil means the job has no
 	// tenant; idempotency keys are scoped by name and tenant.
 	Tenant func(In) string
+	// TenantRequired refuses an input for which Tenant answers "" with
+	// X_JOB_TENANT_MISMATCH (terminal): at enqueue, before anything is
+	// queued, and at run, for a row queued before the job required one
+	// (dead-lettered on its first attempt). Needs Tenant. Default false: an
+	// input naming no tenant runs as no tenant's. A webhook with a Tenant
+	// sets it.
+	TenantRequired bool
 	// Retry is the retry policy. Nil means [DefaultRetry]'s.
 	Retry *Retry
 	// Timeout caps one attempt: at the deadline the body's context is
@@ -155,6 +162,9 @@ func NewJob[In, Out any](name string, key func(In) string, body Body[In, Out], o
 		faults = append(faults, "OnSettledTimeout is negative")
 	}
 	faults = append(faults, concurrencyFaults(o.Concurrency)...)
+	if o.TenantRequired && o.Tenant == nil {
+		faults = append(faults, "TenantRequired without a Tenant")
+	}
 	if len(faults) > 0 {
 		return nil, declarationError(name, faults)
 	}
@@ -236,6 +246,16 @@ func (j *Job[In, Out]) KeyFor(in In) (string, error) {
 			WithFix("derive a non-empty key from the input")
 	}
 	return k, nil
+}
+
+// CheckTenant answers the refusal an enqueue of in under ctx would meet
+// for its tenant (X_JOB_TENANT_MISMATCH: none named where the job requires
+// one, or another than the ambient tenant's), or nil. For code that
+// queues the job's input by another way first, as a staged webhook stages
+// it in the outbox.
+func (j *Job[In, Out]) CheckTenant(ctx context.Context, in In) error {
+	_, err := j.tenantChecked(ctx, in, "")
+	return err
 }
 
 // TenantFor answers the declared tenant of in, or "" for a job with none.

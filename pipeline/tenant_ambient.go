@@ -59,3 +59,10 @@ func (j *Job[In, Out]) checkAmbient(ctx context.Context, declared string) error 
 	return errcode.New(errcode.JobTenantMismatch, "job %s: the input's tenant is not the tenant the code enqueueing it acts for", j.spec.name).
 		WithFix("enqueue the input from code acting for its tenant (pipeline.WithTenant), or, for code whose work is to act across tenants, under pipeline.CrossTenant(ctx, why)")
 }
+
+// tenantMissing refuses an input that names no tenant for a job that
+// requires one (JobOptions.TenantRequired).
+func tenantMissing(name string) error {
+	return errcode.New(errcode.JobTenantMismatch, "job %s: the input names no tenant, and the job requires one", name).
+		WithFix("name the tenant in the input (the job's Tenant reads it)")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/pipekit/pipe/errcode"
@@ -93,5 +94,16 @@ func TestARunsBodyActsForItsTenant(t *testing.T) {
 	}
 	if fmt.Sprint(tenants) != "[org-a]" {
 		t.Fatalf("children queued for %v; want org-a's alone", tenants)
+	}
+}
+
+// TenantRequired needs a Tenant to read: declared alone, it is a fault of
+// the declaration.
+func TestTenantRequiredWithoutATenantIsRefused(t *testing.T) {
+	_, err := pipeline.NewJob("orgs.required", func(in struct{}) string { return "k" },
+		func(context.Context, *pipeline.Run[struct{}]) (struct{}, error) { return struct{}{}, nil },
+		pipeline.JobOptions[struct{}, struct{}]{TenantRequired: true})
+	if errcode.CodeOf(err) != errcode.JobDeclarationInvalid || !strings.Contains(err.Error(), "TenantRequired") {
+		t.Fatalf("TenantRequired without a Tenant: %v; want X_JOB_DECLARATION_INVALID naming it", err)
 	}
 }

@@ -87,6 +87,9 @@ func (s *Staged[In]) Stream() outbox.Stream {
 func (s *Staged[In]) Stage(ctx context.Context, db pipeline.DB, ins ...In) error {
 	ms := make([]outbox.Message, len(ins))
 	for i, in := range ins {
+		if err := s.job.CheckTenant(ctx, in); err != nil {
+			return err // its run would be refused the same: nothing is staged
+		}
 		body, err := json.Marshal(in)
 		if err != nil {
 			return errcode.Wrap(err, errcode.OutboxMessageInvalid, "webhook %s: delivery %d does not encode as JSON", s.d.name, i).

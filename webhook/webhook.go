@@ -30,6 +30,11 @@ func declare[In any](name string, key func(In) string, o Options[In]) (*delivere
 			WithFix("correct each named field of the webhook's Options")
 	}
 	d := &deliverer[In]{name: name, o: o.withDefaults(), client: newClient(o)}
+	if d.o.Job.Tenant != nil {
+		// a delivery names its tenant, or is refused: an event sent as
+		// no tenant's could reach another tenant's endpoint
+		d.o.Job.TenantRequired = true
+	}
 	job, err := pipeline.NewJob(name, key, d.run, d.o.Job)
 	return d, job, err
 }
