@@ -123,11 +123,13 @@ func (w *walker[In]) load(ctx context.Context) error {
 // paused or the database unhealthy, adapts the size to the target, keeps
 // to the rate, and backs off smaller when it meets a lock.
 func (w *walker[In]) walk(ctx context.Context) (Result, error) {
-	start, worked, fails := time.Now(), int64(0), 0
+	pace, fails := pacer{rate: w.d.o.Rate}, 0
+	w.size = min(w.size, rateCap(w.d.o.Rate, w.d.o.MinBatch, w.d.o.MaxBatch))
 	for {
 		if err := w.gate(ctx); err != nil {
 			return Result{}, err
 		}
+		began := time.Now()
 		out, err := w.batch(ctx, w.size)
 		if err != nil {
 			if fails, err = w.failed(ctx, err, fails); err != nil {
@@ -140,9 +142,8 @@ func (w *walker[In]) walk(ctx context.Context) (Result, error) {
 			return w.result(), nil
 		}
 		w.advance(out)
-		worked += int64(out.n)
 		_ = pipeline.Progress(ctx, w.rows, w.total(), "rows")
-		if err := sleep(ctx, pace(worked, time.Since(start), w.d.o.Rate)); err != nil {
+		if err := sleep(ctx, pace.wait(out.n, began, time.Now())); err != nil {
 			return Result{}, err
 		}
 	}
@@ -151,7 +152,7 @@ func (w *walker[In]) walk(ctx context.Context) (Result, error) {
 // advance moves the walker past a committed batch and sizes the next.
 func (w *walker[In]) advance(out batchOut) {
 	w.cursor, w.rows, w.batches = &out.last, out.status.Rows, out.status.Batches
-	w.size = nextSize(w.size, out.n, out.took, w.d.o.Target, w.d.o.MinBatch, w.d.o.MaxBatch)
+	w.size = nextSize(w.size, out.n, out.took, w.d.o.Target, w.d.o.MinBatch, rateCap(w.d.o.Rate, w.d.o.MinBatch, w.d.o.MaxBatch))
 }
 
 // failed answers what a batch that failed leads to: a lock or a timeout is

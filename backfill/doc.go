@@ -30,7 +30,8 @@
 //
 // The batch size moves after each batch toward Options.Target (200ms), by
 // at most half or double a step, within MinBatch and MaxBatch; Rate caps
-// the rows a second. Each batch runs under a short lock_timeout (50ms) and
+// the rows a second over any second (a pause is not banked, and a batch is
+// at most a quarter of a second's rows). Each batch runs under a short lock_timeout (50ms) and
 // statement_timeout (5s): a batch that meets a lock the application holds
 // is rolled back and retried smaller after a back-off, instead of queueing
 // behind it (and making the application queue behind the pass). Between

@@ -50,7 +50,9 @@ type Options[In any] struct {
 	Batch int
 	// MinBatch and MaxBatch bound the batch size. Defaults 10 and 100,000.
 	MinBatch, MaxBatch int
-	// Rate caps the pass at so many rows a second. Zero: no cap.
+	// Rate caps the pass at so many rows a second, over any second: time
+	// the pass spent paused or waiting is not banked, and a batch is at
+	// most a quarter of a second's rows. Zero: no cap.
 	Rate float64
 	// LockTimeout is each batch's lock_timeout: a batch that waits longer
 	// for a lock another session holds is rolled back and retried smaller

@@ -219,3 +219,42 @@ func waitingPass(t *testing.T, pool *pgxpool.Pool, h backfill.Health) (pipeline.
 	fixtures.StartWorker(t, pool, job)
 	return res, awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "waiting" })
 }
+
+// The rate holds over any second, not on average since the attempt began:
+// a pass paused for 3 s starts again at its rate, with no burst to catch
+// up the time it was paused (it once ran seven times its rate after a
+// pause). Each row records when its batch wrote it; no one-second window
+// holds more than the rate and a quarter (a batch is at most a quarter of
+// a second's rows), with a little room for the clock.
+func TestTheRateHoldsOverAnySecondAfterAPause(t *testing.T) {
+	pool := setup(t, 8000)
+	ctx := context.Background()
+	exec(t, pool, `alter table orders add column at timestamptz`)
+	o := fillOptions()
+	o.SQL = `update orders set total_cents = round(total * 100), at = clock_timestamp() where id between $1 and $2`
+	o.Rate, o.Batch, o.MaxBatch = 2000, 100, 5000
+	o.Poll = 50 * time.Millisecond
+	job := mustNew(t, "test.fill", o)
+	res, err := job.Enqueue(ctx, pool, Req{Label: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures.StartWorker(t, pool, job)
+	awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.Rows > 0 })
+	if _, err := backfill.Pause(ctx, pool, "test.fill"); err != nil {
+		t.Fatal(err)
+	}
+	awaitLedger(t, pool, res.RunID, func(p backfill.Pass) bool { return p.State == "paused" })
+	time.Sleep(3 * time.Second)
+	if _, err := backfill.Resume(ctx, pool, res.RunID); err != nil {
+		t.Fatal(err)
+	}
+	if d := fixtures.AwaitSettled(t, pool, res.ID); d.State != "done" {
+		t.Fatalf("the pass is %s", d.State)
+	}
+	most := scalar[int64](t, pool, `select max(n) from (select count(*) over (order by at range between current row and '999 milliseconds' following) n from orders) w`)
+	if limit := int64(o.Rate*1.25) + 100; most > limit {
+		t.Fatalf("a one-second window holds %d rows at a rate of %.0f a second; want at most %d", most, o.Rate, limit)
+	}
+	assertEachOnce(t, pool, 8000)
+}

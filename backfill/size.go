@@ -29,12 +29,35 @@ func backoff(fails int) time.Duration {
 	return min(d, 5*time.Second)
 }
 
-// pace answers how long to wait before the next batch so that rows worked
-// since start stay within rate rows a second (0: no wait).
-func pace(rows int64, since time.Duration, rate float64) time.Duration {
-	if rate <= 0 {
+// pacer keeps a pass within rate rows a second over any second: each
+// batch's rows are due rate-time after the later of the last batch's due
+// time and the batch's own start, so time spent paused or waiting is not
+// banked (a pass that waited starts again at its rate, never in a burst to
+// catch up).
+type pacer struct {
+	rate float64
+	due  time.Time
+}
+
+// wait answers how long to wait after a batch of n rows that began at
+// began, at now, before the next may begin (0: no cap).
+func (p *pacer) wait(n int, began, now time.Time) time.Duration {
+	if p.rate <= 0 {
 		return 0
 	}
-	due := time.Duration(float64(rows) / rate * float64(time.Second))
-	return max(due-since, 0)
+	if p.due.Before(began) {
+		p.due = began
+	}
+	p.due = p.due.Add(time.Duration(float64(n) / p.rate * float64(time.Second)))
+	return max(p.due.Sub(now), 0)
+}
+
+// rateCap answers the largest batch a rate allows: a quarter of a second's
+// rows (at least lo), so that any one-second window holds at most a
+// quarter over the rate.
+func rateCap(rate float64, lo, hi int) int {
+	if rate <= 0 {
+		return hi
+	}
+	return min(max(int(rate/4), lo), hi)
 }
