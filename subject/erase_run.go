@@ -233,15 +233,8 @@ func (ex *eraser) graphIn(ctx context.Context, tx pgx.Tx) (*graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	loopErr := g.breakLoops()
-	faults, err := g.validate(ctx, tx)
-	switch {
-	case err != nil:
+	if err := g.refusal(ctx, tx); err != nil {
 		return nil, err
-	case loopErr != nil:
-		return nil, loopErr
-	case len(faults) > 0:
-		return nil, invalid(g.root.t.Name, faults)
 	}
 	if ex.key != nil {
 		if err := g.keyFault(ctx, tx, ex.key); err != nil {

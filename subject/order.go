@@ -3,8 +3,6 @@ package subject
 import (
 	"slices"
 	"strings"
-
-	"github.com/pipekit/pipe/errcode"
 )
 
 // followed reports whether the person's rows of n include the rows that
@@ -50,11 +48,12 @@ func (fk *foreignKey) setNullByDatabase() bool { return fk.OnDelete == "n" || fk
 
 // breakLoops chooses, in every loop of deleted tables, keys to clear
 // first: those the database sets null on delete, else nullable ones,
-// self references first. A loop left without one is X_SUBJECT_CYCLE
-// naming its tables and keys. Keys from deleted tables into the root are
-// cleared too (they are other people's rows referencing the person's);
-// without a nullable column they are a loop through the root.
-func (g *graph) breakLoops() error {
+// self references first. It answers each loop left without one, naming
+// its tables and keys ([graph.refusal] makes them X_SUBJECT_CYCLE). Keys
+// from deleted tables into the root are cleared too (they are other
+// people's rows referencing the person's); without a nullable column they
+// are a loop through the root.
+func (g *graph) breakLoops() []string {
 	var stuck []string
 	for _, fk := range g.root.via {
 		p := g.parentOf(fk)
@@ -83,11 +82,7 @@ func (g *graph) breakLoops() error {
 		c := g.byOID[fk.Child]
 		c.detach = append(c.detach, fk)
 	}
-	if len(stuck) == 0 {
-		return nil
-	}
-	return errcode.New(errcode.SubjectCycle, "subject %s: %s", g.root.t.Name, strings.Join(stuck, "; ")).
-		WithFix("make one key of each loop nullable (or ON DELETE SET NULL) so that it can be cleared first, or treat a table of the loop as anonymize or retain")
+	return stuck
 }
 
 // loopEdges answers the followed keys between non-root deleted tables.

@@ -87,16 +87,8 @@ func NewPlan(ctx context.Context, db pipeline.DB, d Declaration) (*Plan, error) 
 	if err != nil {
 		return nil, err
 	}
-	loopErr := g.breakLoops()
-	faults, err := g.validate(ctx, tx)
-	if err != nil {
+	if err := g.refusal(ctx, tx); err != nil {
 		return nil, err
-	}
-	if loopErr != nil {
-		return nil, loopErr
-	}
-	if len(faults) > 0 {
-		return nil, invalid(g.root.t.Name, faults)
 	}
 	return g.plan(), nil
 }

@@ -278,3 +278,36 @@ func TestSubjectRefusesBeforeEnqueueing(t *testing.T) {
 		t.Fatalf("%d runs left behind by refused requests", n)
 	}
 }
+
+// A file with a fault of its own and a loop no key can break is refused the
+// same way by plan, erase and export: the declaration's faults first, as
+// X_SUBJECT_TREATMENT_INVALID naming the loop among them, and nothing is
+// enqueued. A loop alone is X_SUBJECT_CYCLE for all three.
+func TestSubjectCommandsRefuseAFaultyFileTheSameWay(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, `
+create table members (id bigint primary key);
+create table teams (id bigint primary key, owner_id bigint not null references members, lead_id bigint not null);
+create table seats (id bigint primary key, team_id bigint not null references teams);
+alter table teams add foreign key (lead_id) references seats deferrable initially deferred;
+create index on teams (owner_id); create index on teams (lead_id); create index on seats (team_id);`)
+	faulty := writeConfig(t, `{"root": "members", "tables": {"members": "delete", "teams": "delete", "seats": "delete", "nowhere": {"anonymize": {"nope": null}}}}`)
+	loop := writeConfig(t, `{"root": "members", "tables": {"members": "delete", "teams": "delete", "seats": "delete"}}`)
+	for file, code := range map[string]string{faulty: "X_SUBJECT_TREATMENT_INVALID", loop: "X_SUBJECT_CYCLE"} {
+		for _, args := range [][]string{
+			{"plan", "--config", file},
+			{"erase", "--config", file, "--id", "1"},
+			{"export", "--config", file, "--id", "1", "--to", t.TempDir()},
+		} {
+			r := b.pipe(t, append([]string{"subject"}, args...)...)
+			wantError(t, r, 1, code)
+			if !strings.Contains(r.stderr, "the loop") {
+				t.Fatalf("subject %s does not name the loop:\n%s", args[0], r.stderr)
+			}
+		}
+	}
+	if n := b.count(t, `select count(*) from pipe.jobs`); n != 0 {
+		t.Fatalf("%d runs left behind by refused requests", n)
+	}
+}
