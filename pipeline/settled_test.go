@@ -148,3 +148,76 @@ func TestProgressLastReportAlwaysLands(t *testing.T) {
 		}
 	}
 }
+
+// The two other endings a hook hears, each once: "dropped" for a run that
+// failed for good on a job with NoDeadLetter (its error with it), and
+// "refused" for a run a busy concurrency key turned away under WhenBusy
+// Fail (X_JOB_KEY_BUSY, its body never run).
+func TestOnSettledHearsDroppedAndRefused(t *testing.T) {
+	ctx := context.Background()
+	pool := fixtures.DB(t)
+	var mu sync.Mutex
+	heard := map[string][]pipeline.Settled[noInput, int]{}
+	hook := func(_ context.Context, s pipeline.Settled[noInput, int]) error {
+		mu.Lock()
+		defer mu.Unlock()
+		heard[s.ID] = append(heard[s.ID], s)
+		return nil
+	}
+	dropping := pipeline.MustJob("settled.dropped", keyK, func(context.Context, *pipeline.Run[noInput]) (int, error) {
+		return 0, errors.New("no")
+	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: time.Millisecond, NoDeadLetter: true}, OnSettled: hook})
+	release := make(chan struct{})
+	var ran sync.Map
+	busy := pipeline.MustJob("settled.refused", keyK, func(ctx context.Context, r *pipeline.Run[noInput]) (int, error) {
+		ran.Store(r.Input.K, true)
+		if r.Input.K == "holder" {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+		}
+		return 1, nil
+	}, pipeline.JobOptions[noInput, int]{OnSettled: hook,
+		Concurrency: &pipeline.Concurrency[noInput]{Limit: 1, Key: func(noInput) string { return "one-key" }, WhenBusy: pipeline.Fail}})
+	startWorker(t, pool, pipeline.WorkerConfig{}, dropping, busy)
+
+	d, _ := dropping.Enqueue(ctx, pool, noInput{K: "d"})
+	awaitState(t, pool, d.ID, "failed")
+	holder, _ := busy.Enqueue(ctx, pool, noInput{K: "holder"})
+	awaitState(t, pool, holder.ID, "running")
+	turned, _ := busy.Enqueue(ctx, pool, noInput{K: "turned"})
+	awaitState(t, pool, turned.ID, "failed")
+	close(release)
+	awaitState(t, pool, holder.ID, "done")
+
+	want := map[string]pipeline.Outcome{d.ID: pipeline.OutcomeDropped, turned.ID: pipeline.OutcomeRefused, holder.ID: pipeline.OutcomeCompleted}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(heard)
+		mu.Unlock()
+		if n == len(want) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // a second hearing would land by now
+	mu.Lock()
+	defer mu.Unlock()
+	for id, outcome := range want {
+		got := heard[id]
+		if len(got) != 1 || got[0].Outcome != outcome || got[0].Input == nil {
+			t.Fatalf("run %s: heard %+v; want %s once, with its input", id, got, outcome)
+		}
+	}
+	if e := heard[d.ID][0].Error; e == nil || e.Message != "no" || e.Attempt != 2 {
+		t.Fatalf("dropped: the error heard is %+v; want the last attempt's", e)
+	}
+	if e := heard[turned.ID][0].Error; e == nil || errcode.Code(e.Code) != errcode.JobKeyBusy {
+		t.Fatalf("refused: the error heard is %+v; want X_JOB_KEY_BUSY", e)
+	}
+	if _, ok := ran.Load("turned"); ok {
+		t.Fatal("the refused run's body ran")
+	}
+}
