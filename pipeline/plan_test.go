@@ -55,7 +55,7 @@ func TestTheHotStatementsPlansDoNotReadEveryLiveRow(t *testing.T) {
 		name, settings, sql string
 		args                []any
 	}{
-		{"claim", pipeline.ClaimSettings, pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds"}},
+		{"claim", pipeline.ClaimSettings, pipeline.SQLClaim, []any{[]string{"q"}, []int32{100}, []string{"plan"}, "w", []string{}, "30 seconds", nil}},
 		{"complete", pipeline.BatchSettings, pipeline.SQLComplete, []any{ids, ones, results, []string{}}},
 		{"renew", pipeline.BatchSettings, pipeline.SQLRenew, []any{ids, ones, "30 seconds"}},
 		{"steps", pipeline.BatchSettings, pipeline.SQLSteps, []any{ids, ones, ids, ids, results}},
@@ -112,6 +112,8 @@ func explainAsRun(t *testing.T, pool interface {
 // literal writes a test argument as an SQL literal.
 func literal(a any) string {
 	switch v := a.(type) {
+	case nil:
+		return "null"
 	case string:
 		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
 	case int:
@@ -151,7 +153,7 @@ func TestTheClaimReadsOnlyItsOwnNames(t *testing.T) {
 	if _, err := pool.Exec(ctx, insert, "mine", 60, 3); err != nil {
 		t.Fatal(err)
 	}
-	args := []any{[]string{"q"}, []int32{100}, []string{"mine"}, "w", []string{}, "30 seconds"}
+	args := []any{[]string{"q"}, []int32{100}, []string{"mine"}, "w", []string{}, "30 seconds", nil}
 	raw := explainAsRun(t, pool, pipeline.ClaimSettings, "(analyze, format json)", pipeline.SQLClaim, args)
 	var doc []struct{ Plan planNode }
 	if err := json.Unmarshal([]byte(raw), &doc); err != nil {

@@ -52,6 +52,7 @@ func (s *store) close() {
 type claimRequest struct {
 	queues      []string
 	rooms       []int32
+	room        *int32 // across every queue (MaxInFlight's); nil: no cap
 	names       []string
 	noDeadNames []string
 	workerID    string
@@ -62,7 +63,7 @@ type claimRequest struct {
 // it buried because their final attempt's lease lapsed.
 func (s *store) claim(ctx context.Context, r claimRequest) ([]*claimed, []*claimed, error) {
 	var out, buried []*claimed
-	args := []any{r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease}
+	args := []any{r.queues, r.rooms, r.names, r.workerID, r.noDeadNames, r.lease, r.room}
 	err := retryMoved(ctx, s.pool, func() error {
 		out, buried = nil, nil
 		return s.inTx(ctx, claimSettings, sqlClaim, args, s.scanClaimed(&out, &buried))

@@ -142,12 +142,12 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 		h.BeforePass()
 	}
 	defer func() { simhook.Passed(w.cfg.ID, found) }()
-	queues, rooms, want := w.rooms()
+	queues, rooms, room, want := w.rooms()
 	if want == 0 {
 		return 0, true, nil
 	}
 	rows, buried, err := w.store.claim(ctx, claimRequest{
-		queues: queues, rooms: rooms, names: w.names, noDeadNames: w.noDead,
+		queues: queues, rooms: rooms, room: room, names: w.names, noDeadNames: w.noDead,
 		workerID: w.cfg.ID, lease: w.cfg.Lease,
 	})
 	if err != nil {
@@ -159,36 +159,29 @@ func (w *Worker) pass(ctx context.Context) (found int, full bool, err error) {
 	return len(rows), len(rows) >= want, nil
 }
 
-// rooms splits the free room over the queues, starting after the last queue
-// served: each gets at most ceil(room / queues left), so no queue starves.
-func (w *Worker) rooms() ([]string, []int32, int) {
+// rooms answers the queues with free slots, starting after the last queue
+// served, each with its free slots, and the process's room across them
+// (MaxInFlight's; nil without one), which the claim deals over the queues
+// in turns: each gets at most ceil(room / queues left), and what a queue
+// with less work leaves goes to the next, so no queue starves. want is the
+// most the pass can claim.
+func (w *Worker) rooms() (queues []string, rooms []int32, room *int32, want int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	room := -1
-	if w.cfg.MaxInFlight > 0 {
-		room = w.cfg.MaxInFlight - w.total
-	}
-	var queues []string
-	var rooms []int32
-	want := 0
 	n := len(w.queues)
 	for i := 0; i < n; i++ {
 		q := w.queues[(w.next+i)%n]
-		free := w.cfg.Queues[q] - w.inFlight[q]
-		if room >= 0 {
-			free = min(free, (room+(n-i)-1)/(n-i), room)
-		}
-		if free <= 0 {
-			continue
-		}
-		queues, rooms = append(queues, q), append(rooms, int32(free))
-		want += free
-		if room >= 0 {
-			room -= free
+		if free := w.cfg.Queues[q] - w.inFlight[q]; free > 0 {
+			queues, rooms = append(queues, q), append(rooms, int32(free))
+			want += free
 		}
 	}
 	w.next = (w.next + 1) % max(n, 1)
-	return queues, rooms, want
+	if w.cfg.MaxInFlight > 0 {
+		r := int32(max(w.cfg.MaxInFlight-w.total, 0))
+		room, want = &r, min(want, int(r))
+	}
+	return queues, rooms, room, want
 }
 
 // start books each claimed run's slot and runs it on a goroutine of its own

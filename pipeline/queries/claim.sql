@@ -1,7 +1,9 @@
 -- One claim pass over every queue a worker serves, in one statement.
--- $1 queues, $2 room per queue, $3 the job names this worker runs,
--- $4 worker id, $5 names that bury a lapsed final attempt "failed" (no dead
--- letter), $6 the lease window.
+-- $1 queues, first the one after the last served, $2 each queue's free
+-- slots, $3 the job names this worker runs, $4 worker id, $5 names that
+-- bury a lapsed final attempt "failed" (no dead letter), $6 the lease
+-- window, $7 the process's room across every queue (MaxInFlight; null: no
+-- cap).
 -- First it settles lapsed leases it finds (back to ready, or dead/failed when
 -- the lapsed attempt was the last: the row and its journal then move to the
 -- dead partitions); then it claims ready rows, oldest run_at first, skipping
@@ -49,17 +51,21 @@ with clock as materialized (
     -- Each (queue, job name) pair is read on its own through runs_open_claimable,
     -- oldest run_at first, and the oldest of them win the queue's room: a
     -- claim reads the rows it may take and no others, whatever else the
-    -- queue holds. A name's rows beyond the room are locked only until this
-    -- statement commits.
+    -- queue holds. The process's room ($7) is then dealt over the queues in
+    -- turns, one run a queue a turn in the order given: each queue gets at
+    -- most ceil(room / queues left), and what a queue with less work leaves
+    -- goes to the next, so no queue starves and none is held back by an
+    -- empty one. Rows beyond the room are locked only until this statement
+    -- commits.
     select p.ctid
     from (
-        select u.queue, u.room
-        from unnest($1::text[], $2::int[]) as u(queue, room)
+        select u.queue, u.room, u.pos
+        from unnest($1::text[], $2::int[]) with ordinality as u(queue, room, pos)
         -- a paused queue is never claimed, fleet-wide, from each worker's next pass
         where not exists (select 1 from pipe.queue_pauses s where s.queue = u.queue)
     ) q
     cross join lateral (
-        select c.ctid
+        select c.ctid, row_number() over (order by c.run_at) as turn
         from unnest($3::text[]) as n(name)
         cross join lateral (
             select j.ctid, j.run_at
@@ -75,6 +81,8 @@ with clock as materialized (
         order by c.run_at
         limit q.room
     ) p
+    order by p.turn, q.pos
+    limit $7
 ), claimed as (
     update pipe.runs_open j set
         state       = 'running',
