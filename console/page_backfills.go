@@ -58,5 +58,5 @@ func (c *Console) backfillAction(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, status, err)
 		return
 	}
-	done(w, r, "/backfills", r.PathValue("action"))
+	done(w, r, c.path("backfills"), r.PathValue("action"))
 }
