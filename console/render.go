@@ -42,7 +42,7 @@ func parsePages(base string) (map[string]*template.Template, error) {
 // content when the page's own script asks for a refresh.
 func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, page, title string, data any) {
 	v := view{Title: title, Nav: page, Actions: c.opts.AllowActions, Backfills: c.opts.DB != nil, Notice: notice(r), Data: data}
-	if c.opts.AllowActions {
+	if c.opts.AllowActions && page != "error" { // an error page, a 401's among them, starts no session
 		v.CSRF = c.csrfToken(w, r)
 	}
 	name := "layout.tmpl"

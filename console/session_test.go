@@ -106,3 +106,13 @@ func TestTheSessionCookieIsSecureOverTLS(t *testing.T) {
 		t.Fatalf("the cookie over TLS: %q", c)
 	}
 }
+
+// A request the token refuses starts no session: only a page served to an
+// authorized reader holds one.
+func TestARefusedRequestStartsNoSession(t *testing.T) {
+	srv, _, _ := serve(t, console.Options{AllowActions: true, Token: "s3cret"})
+	code, h, _ := get(t, newBrowser(), srv.URL+"/")
+	if code != http.StatusUnauthorized || h.Get("Set-Cookie") != "" {
+		t.Fatalf("no token: %d, cookie %q", code, h.Get("Set-Cookie"))
+	}
+}
