@@ -117,3 +117,15 @@ func TestAProxysNameIsRefusedUnlessAllowed(t *testing.T) {
 		t.Fatalf("a proxy's name not allowed: %d", code)
 	}
 }
+
+// The visit that hands the console its token lands back under the prefix,
+// its cookie scoped to it.
+func TestTheTokenVisitKeepsTheBasePath(t *testing.T) {
+	srv, _, _ := serve(t, console.Options{Token: "s3cret", BasePath: "/ops"})
+	for _, path := range []string{"/ops/jobs?state=dead&token=s3cret", "/jobs?state=dead&token=s3cret"} { // prefix passed, or stripped
+		code, h, _ := get(t, newBrowser(), srv.URL+path)
+		if code != http.StatusSeeOther || h.Get("Location") != "/ops/jobs?state=dead" || !strings.Contains(h.Get("Set-Cookie"), "Path=/ops;") {
+			t.Fatalf("%s: %d to %q, cookie %q", path, code, h.Get("Location"), h.Get("Set-Cookie"))
+		}
+	}
+}
