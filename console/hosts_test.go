@@ -6,8 +6,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pipekit/pipe/console"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -39,7 +41,17 @@ func send(t *testing.T, client *http.Client, method, u, host string, form url.Va
 // name as the Host: the console refuses it before any page is read or any
 // action runs, even with the cookie and CSRF token a real page gave.
 func TestARebindingPageIsRefusedBeforeAnyPageOrAction(t *testing.T) {
-	srv, admin, id := serve(t, console.Options{AllowActions: true})
+	pool := fixtures.DB(t)
+	res, err := hostileJob.Enqueue(t.Context(), pool, hostile{Note: "now"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, err := hostileJob.Enqueue(t.Context(), pool, hostile{Note: "later"}, pipeline.EnqueueOptions{Delay: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, admin := res.ID, pipeline.NewAdmin(pool)
+	srv := consoleOn(t, admin, console.Options{AllowActions: true})
 	port := strings.TrimPrefix(srv.URL, "http://127.0.0.1:")
 	evil := "evil.example:" + port
 	browser := newBrowser()
@@ -62,6 +74,18 @@ func TestARebindingPageIsRefusedBeforeAnyPageOrAction(t *testing.T) {
 	}
 	if paused, _ := admin.PausedQueues(t.Context()); len(paused) != 0 {
 		t.Fatalf("a refused post paused %v", paused)
+	}
+	// The finding as it was tried: a promote with the rebound Host and
+	// Origin, the page's cookie and token, answered 303 and the run ran.
+	_, _, page = get(t, browser, srv.URL+"/jobs/"+later.ID)
+	form = url.Values{"csrf": {csrfOf(t, page)}}
+	code, _, _ = send(t, browser, http.MethodPost, srv.URL+"/jobs/"+later.ID+"/promote", evil, form, map[string]string{"Origin": "http://" + evil})
+	if d, _ := admin.Show(t.Context(), later.ID); code != http.StatusMisdirectedRequest || d.State != pipeline.StateDelayed {
+		t.Fatalf("a promote under a rebound name: %d, the run %s", code, d.State)
+	}
+	code, _, _ = send(t, browser, http.MethodPost, srv.URL+"/jobs/"+later.ID+"/promote", strings.TrimPrefix(srv.URL, "http://"), form, map[string]string{"Origin": srv.URL})
+	if d, _ := admin.Show(t.Context(), later.ID); code != http.StatusSeeOther || d.State != pipeline.StateReady {
+		t.Fatalf("the same promote from the console's own page: %d, the run %s", code, d.State)
 	}
 	for host, want := range map[string]int{
 		"127.0.0.1:" + port: http.StatusOK, "localhost:" + port: http.StatusOK, "[::1]:" + port: http.StatusOK,
