@@ -26,7 +26,7 @@ func (c *Console) jobAction(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, http.StatusForbidden, readOnly())
 		return
 	}
-	ctx, id, action := r.Context(), r.PathValue("id"), r.PathValue("action")
+	ctx, id, action := r.Context(), segmentName(r, "id"), r.PathValue("action")
 	var err error
 	switch action {
 	case "retry":
@@ -52,11 +52,11 @@ func (c *Console) jobAction(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) queueAction(w http.ResponseWriter, r *http.Request) {
-	c.pauseAction(w, r, c.path(), r.PathValue("queue"), c.admin.PauseQueue, c.admin.ResumeQueue)
+	c.pauseAction(w, r, c.path(), segmentName(r, "queue"), c.admin.PauseQueue, c.admin.ResumeQueue)
 }
 
 func (c *Console) taskAction(w http.ResponseWriter, r *http.Request) {
-	c.pauseAction(w, r, c.path("tasks"), r.PathValue("task"), c.admin.PauseTask, c.admin.ResumeTask)
+	c.pauseAction(w, r, c.path("tasks"), segmentName(r, "task"), c.admin.PauseTask, c.admin.ResumeTask)
 }
 
 // pauseAction pauses or resumes name, then shows page.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/console"
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
@@ -45,15 +47,62 @@ func press(t *testing.T, browser *http.Client, base, page, verb string) string {
 	return landed
 }
 
-// A queue and a task whose names hold / % ? # and a space are paused and
-// resumed from the console's own forms, over HTTP.
+// oddNames are names a path cannot carry as they are: oddName, names a
+// browser reads as . or .. however escaped, and one that starts with the
+// ~ the console writes before those.
+var oddNames = []string{oddName, "..", ".", "~tilde"}
+
+// A queue and a task whose names hold / % ? # and a space, or are dots
+// alone, are paused and resumed from the console's own forms, over HTTP.
 func TestNamesWithPathCharactersArePausedAndResumedFromTheConsole(t *testing.T) {
 	pool := fixtures.DB(t)
-	job := pipeline.MustJob("odd.job", func(h hostile) string { return h.Note },
-		func(ctx context.Context, run *pipeline.Run[hostile]) (int, error) { return 0, nil },
-		pipeline.JobOptions[hostile, int]{Queue: oddName})
-	task := pipeline.MustTask(oddName, "0 3 * * *", "UTC", []pipeline.TaskEntry{pipeline.Entry(job, func(pipeline.Occurrence) hostile { return hostile{Note: "n"} })})
-	sched, err := pipeline.NewScheduler(pool, pipeline.SchedulerConfig{Tasks: []*pipeline.Task{task}, Logger: slog.New(slog.DiscardHandler)})
+	admin := pipeline.NewAdmin(pool)
+	var tasks []*pipeline.Task
+	for _, name := range oddNames {
+		job := pipeline.MustJob("odd.job", func(h hostile) string { return h.Note },
+			func(ctx context.Context, run *pipeline.Run[hostile]) (int, error) { return 0, nil },
+			pipeline.JobOptions[hostile, int]{Queue: name})
+		tasks = append(tasks, pipeline.MustTask(name, "0 3 * * *", "UTC",
+			[]pipeline.TaskEntry{pipeline.Entry(job, func(pipeline.Occurrence) hostile { return hostile{Note: "n"} })}))
+		srv := consoleOn(t, admin, console.Options{AllowActions: true, Manifests: []pipeline.Manifest{job.Describe()}})
+		browser := newBrowser()
+		_, _, page := get(t, browser, srv.URL+"/")
+		page = press(t, browser, srv.URL, page, "pause")
+		if paused, _ := admin.PausedQueues(t.Context()); !slices.Equal(paused, []string{name}) {
+			t.Fatalf("paused queues %q, want %q", paused, name)
+		}
+		if !strings.Contains(page, "Paused.") || !slices.ContainsFunc(attrs(page), func(a string) bool {
+			u, err := url.Parse(a)
+			return err == nil && u.Path == "/jobs" && u.Query().Get("queue") == name
+		}) {
+			t.Fatalf("the queues page after pausing %q does not link the queue's jobs by its name", name)
+		}
+		press(t, browser, srv.URL, page, "resume")
+		if paused, _ := admin.PausedQueues(t.Context()); len(paused) != 0 {
+			t.Fatalf("paused queues after resume %q", paused)
+		}
+	}
+	armed(t, pool, tasks)
+	for _, task := range tasks {
+		srv := consoleOn(t, admin, console.Options{AllowActions: true, Tasks: []*pipeline.Task{task}})
+		browser := newBrowser()
+		_, _, page := get(t, browser, srv.URL+"/tasks")
+		page = press(t, browser, srv.URL, page, "pause")
+		if paused, _ := admin.PausedTasks(t.Context()); !slices.Equal(paused, []string{task.Name()}) {
+			t.Fatalf("paused tasks %q, want %q", paused, task.Name())
+		}
+		press(t, browser, srv.URL, page, "resume")
+		if paused, _ := admin.PausedTasks(t.Context()); len(paused) != 0 {
+			t.Fatalf("paused tasks after resume %q", paused)
+		}
+	}
+}
+
+// armed starts a scheduler over tasks until the test ends and waits until
+// it leads, so that every task is armed (and may be paused).
+func armed(t *testing.T, pool *pgxpool.Pool, tasks []*pipeline.Task) {
+	t.Helper()
+	sched, err := pipeline.NewScheduler(pool, pipeline.SchedulerConfig{Tasks: tasks, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,36 +112,7 @@ func TestNamesWithPathCharactersArePausedAndResumedFromTheConsole(t *testing.T) 
 	t.Cleanup(func() { _ = sched.Stop(context.Background()) })
 	for deadline := time.Now().Add(30 * time.Second); !sched.Leading(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the scheduler never led, so the task is not armed")
+			t.Fatal("the scheduler never led, so the tasks are not armed")
 		}
-	}
-	admin := pipeline.NewAdmin(pool)
-	srv := consoleOn(t, admin, console.Options{AllowActions: true, Manifests: []pipeline.Manifest{job.Describe()}, Tasks: []*pipeline.Task{task}})
-	browser := newBrowser()
-
-	_, _, page := get(t, browser, srv.URL+"/")
-	page = press(t, browser, srv.URL, page, "pause")
-	if paused, _ := admin.PausedQueues(t.Context()); !slices.Equal(paused, []string{oddName}) {
-		t.Fatalf("paused queues %q", paused)
-	}
-	if !strings.Contains(page, "Paused.") || !slices.ContainsFunc(attrs(page), func(a string) bool {
-		u, err := url.Parse(a)
-		return err == nil && u.Path == "/jobs" && u.Query().Get("queue") == oddName
-	}) {
-		t.Fatal("the queues page after the pause does not link the queue's jobs by its name")
-	}
-	press(t, browser, srv.URL, page, "resume")
-	if paused, _ := admin.PausedQueues(t.Context()); len(paused) != 0 {
-		t.Fatalf("paused queues after resume %q", paused)
-	}
-
-	_, _, page = get(t, browser, srv.URL+"/tasks")
-	page = press(t, browser, srv.URL, page, "pause")
-	if paused, _ := admin.PausedTasks(t.Context()); !slices.Equal(paused, []string{oddName}) {
-		t.Fatalf("paused tasks %q", paused)
-	}
-	press(t, browser, srv.URL, page, "resume")
-	if paused, _ := admin.PausedTasks(t.Context()); len(paused) != 0 {
-		t.Fatalf("paused tasks after resume %q", paused)
 	}
 }

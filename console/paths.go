@@ -75,14 +75,22 @@ func hrefUnder(base string) func(segs ...string) string {
 	}
 }
 
-// escapeSegment escapes one path segment: every character a path gives meaning
-// (/ ? # %, a space) escaped, and a segment of dots written as escapes so
-// that the router does not take it for . or ..
+// escapeSegment escapes one path segment: every character a path gives
+// meaning (/ ? # %, a space) escaped. A name a browser or the router would
+// not keep as a segment of its own — empty, or dots alone, which a browser
+// reads as . or .. however escaped — is written after a ~, as is a name that
+// starts with one; segmentName takes it off.
 func escapeSegment(s string) string {
-	if s == "." || s == ".." {
-		return strings.ReplaceAll(s, ".", "%2E")
+	if s == "" || strings.Trim(s, ".") == "" || s[0] == '~' {
+		s = "~" + s
 	}
 	return url.PathEscape(s)
+}
+
+// segmentName answers the name a route's segment key carries, as
+// escapeSegment wrote it.
+func segmentName(r *http.Request, key string) string {
+	return strings.TrimPrefix(r.PathValue(key), "~")
 }
 
 func (c *Console) cookiePath() string {
