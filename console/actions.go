@@ -15,7 +15,8 @@ func readOnly() error {
 		WithFix("serve it with --allow-actions (Options.AllowActions) to act from it")
 }
 
-// done redirects to page after an action, naming it for the notice.
+// done redirects to page (a path under the base) after an action, naming
+// it for the notice.
 func done(w http.ResponseWriter, r *http.Request, page, action string) {
 	http.Redirect(w, r, page+"?done="+url.QueryEscape(action), http.StatusSeeOther)
 }
@@ -25,7 +26,7 @@ func (c *Console) jobAction(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, http.StatusForbidden, readOnly())
 		return
 	}
-	ctx, id, action := r.Context(), r.PathValue("id"), r.PathValue("action")
+	ctx, id, action := r.Context(), segmentName(r, "id"), r.PathValue("action")
 	var err error
 	switch action {
 	case "retry":
@@ -36,7 +37,7 @@ func (c *Console) jobAction(w http.ResponseWriter, r *http.Request) {
 		err = c.admin.Promote(ctx, id)
 	case "remove":
 		if err = c.admin.Remove(ctx, id); err == nil {
-			done(w, r, "/jobs", action)
+			done(w, r, c.path("jobs"), action)
 			return
 		}
 	default:
@@ -47,15 +48,15 @@ func (c *Console) jobAction(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, statusOf(err), err)
 		return
 	}
-	done(w, r, "/jobs/"+url.PathEscape(id), action)
+	done(w, r, c.path("jobs", id), action)
 }
 
 func (c *Console) queueAction(w http.ResponseWriter, r *http.Request) {
-	c.pauseAction(w, r, "/", r.PathValue("queue"), c.admin.PauseQueue, c.admin.ResumeQueue)
+	c.pauseAction(w, r, c.path(), segmentName(r, "queue"), c.admin.PauseQueue, c.admin.ResumeQueue)
 }
 
 func (c *Console) taskAction(w http.ResponseWriter, r *http.Request) {
-	c.pauseAction(w, r, "/tasks", r.PathValue("task"), c.admin.PauseTask, c.admin.ResumeTask)
+	c.pauseAction(w, r, c.path("tasks"), segmentName(r, "task"), c.admin.PauseTask, c.admin.ResumeTask)
 }
 
 // pauseAction pauses or resumes name, then shows page.

@@ -38,10 +38,10 @@ func TestTheBackfillsPageShowsAndStepsAPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := newBrowser()
 	srv := httpServer(t, c)
 	page := func() string {
-		_, _, body := get(t, srv.Client(), srv.URL+"/backfills")
+		_, _, body := get(t, client, srv.URL+"/backfills")
 		return body
 	}
 	waitBody(t, page, "running")
@@ -49,10 +49,9 @@ func TestTheBackfillsPageShowsAndStepsAPass(t *testing.T) {
 	if !strings.Contains(body, "fill-cents") || !strings.Contains(body, "orders") {
 		t.Fatalf("the page does not show the pass")
 	}
-	csrf := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(body)[1]
 	runID := regexp.MustCompile(`action="/backfills/([^/]+)/pause"`).FindStringSubmatch(body)[1]
 	post := func(action string) {
-		resp, err := client.PostForm(srv.URL+"/backfills/"+runID+"/"+action, url.Values{"csrf": {csrf}})
+		resp, err := client.PostForm(srv.URL+"/backfills/"+runID+"/"+action, url.Values{"csrf": {csrfOf(t, page())}})
 		if err != nil {
 			t.Fatal(err)
 		}

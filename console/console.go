@@ -1,7 +1,6 @@
 package console
 
 import (
-	"crypto/rand"
 	"embed"
 	"html/template"
 	"io/fs"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/hostrule"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -37,21 +37,38 @@ type Options struct {
 	// the console serves the backfills page (the backfill room's ledger,
 	// live). Default none.
 	DB pipeline.DB
+	// AllowedHosts are the Host names the console answers to beyond the
+	// loopback names (localhost, 127.0.0.1, [::1]) on the port a request
+	// arrived at and the address it arrived at: each "name" (any port) or
+	// "name:port", such as the public name of a proxy that passes the
+	// browser's Host through. Any other Host is refused with
+	// X_HOST_REFUSED (421) before any page or action runs, so a page whose
+	// DNS name was rebound to the console's address reads nothing. Default
+	// none.
+	AllowedHosts []string
+	// BasePath is the path prefix a reverse proxy serves the console under,
+	// such as "/ops": every link, form, asset, redirect and cookie carries
+	// it, and a request is served with or without it (a proxy that strips
+	// the prefix and one that passes it both work). Default none: the
+	// console's pages are at the root.
+	BasePath string
 	// Now is the clock the pages read. Default time.Now.
 	Now func() time.Time
 }
 
 // Console is the console's http.Handler.
 type Console struct {
-	admin *pipeline.Admin
-	opts  Options
-	pages map[string]*template.Template
-	csrf  string
-	mux   *http.ServeMux
+	admin    *pipeline.Admin
+	opts     Options
+	hosts    hostrule.Rule
+	base     string
+	pages    map[string]*template.Template
+	sessions *sessions
+	mux      *http.ServeMux
 }
 
 // New answers a console over admin. The handler serves its pages from its
-// root: mount it with http.StripPrefix to serve it under a path.
+// root, or under Options.BasePath.
 func New(admin *pipeline.Admin, o Options) (*Console, error) {
 	if admin == nil {
 		return nil, errcode.New(errcode.ConfigInvalid, "console: no operator API").
@@ -60,11 +77,19 @@ func New(admin *pipeline.Admin, o Options) (*Console, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	pages, err := parsePages()
+	hosts, err := hostrule.New(o.AllowedHosts...)
 	if err != nil {
 		return nil, err
 	}
-	c := &Console{admin: admin, opts: o, pages: pages, csrf: rand.Text(), mux: http.NewServeMux()}
+	base, err := basePath(o.BasePath)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := parsePages(base)
+	if err != nil {
+		return nil, err
+	}
+	c := &Console{admin: admin, opts: o, hosts: hosts, base: base, pages: pages, sessions: newSessions(), mux: http.NewServeMux()}
 	c.routes()
 	return c, nil
 }
@@ -84,10 +109,15 @@ func (c *Console) routes() {
 	c.mux.HandleFunc("POST /tasks/{task}/{action}", c.taskAction)
 }
 
-// ServeHTTP answers one request: the security headers, the token, then the
-// page or action.
+// ServeHTTP answers one request: the security headers, the Host, the
+// token, the CSRF token of a POST, then the page or action.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secureHeaders(w.Header())
+	if !c.hosts.Allows(r) {
+		refuseHost(w)
+		return
+	}
+	r = c.underBase(r)
 	if !c.authorized(w, r) {
 		return
 	}

@@ -108,15 +108,14 @@ func TestAReadOnlyConsoleRefusesActions(t *testing.T) {
 
 func TestAnActionNeedsThePagesCSRFToken(t *testing.T) {
 	srv, admin, id := serve(t, console.Options{AllowActions: true})
+	browser := newBrowser()
 	post := func(form url.Values, header map[string]string) int {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/queues/default/pause", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}
-		client := *srv.Client()
-		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-		resp, err := client.Do(req)
+		resp, err := browser.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +125,7 @@ func TestAnActionNeedsThePagesCSRFToken(t *testing.T) {
 	if code := post(url.Values{}, nil); code != http.StatusForbidden {
 		t.Fatalf("no token: %d", code)
 	}
-	_, _, page := get(t, srv.Client(), srv.URL+"/jobs/"+id)
+	_, _, page := get(t, browser, srv.URL+"/jobs/"+id)
 	token := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page)[1]
 	if code := post(url.Values{"csrf": {token}}, map[string]string{"Origin": "https://evil.example"}); code != http.StatusForbidden {
 		t.Fatalf("another origin: %d", code)

@@ -11,10 +11,17 @@
 // The pages are server-rendered from html/template with embedded assets: no
 // build step, every value escaped, readable without JavaScript. A small
 // embedded script refreshes the page's content every two seconds. Every
-// response carries a strict Content-Security-Policy; every POST carries a
-// CSRF token; with [Options.Token] set, every request must carry the token
+// path segment of a link or form is escaped, and decoded back by the
+// routes. Every response carries a strict Content-Security-Policy. A
+// request whose Host is not a loopback name on the console's port, the
+// address it arrived at, or one of [Options.AllowedHosts] is refused with
+// X_HOST_REFUSED (421) before anything runs, against DNS rebinding. Every
+// POST carries a CSRF token bound to the browser's session cookie
+// (HttpOnly, SameSite=Strict, Secure over TLS; 8 hours at most), spent by
+// the post; with [Options.Token] set, every request must carry the token
 // (as a bearer token, or a cookie that ?token= sets once).
 //
 // `pipe console` serves it (loopback by default; any other address needs a
-// token); an application mounts [New]'s handler on its own mux.
+// token); an application mounts [New]'s handler on its own mux, under
+// [Options.BasePath] for a prefix.
 package console

@@ -50,7 +50,7 @@ func (c *Console) backfillAction(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if err := act(r.Context(), r.PathValue("run")); err != nil {
+	if err := act(r.Context(), segmentName(r, "run")); err != nil {
 		status := statusOf(err)
 		if errcode.CodeOf(err) == errcode.BackfillNotFound {
 			status = http.StatusNotFound
@@ -58,5 +58,5 @@ func (c *Console) backfillAction(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, status, err)
 		return
 	}
-	done(w, r, "/backfills", r.PathValue("action"))
+	done(w, r, c.path("backfills"), r.PathValue("action"))
 }

@@ -27,7 +27,7 @@ type field struct {
 }
 
 func (c *Console) jobPage(w http.ResponseWriter, r *http.Request) {
-	d, err := c.admin.Show(r.Context(), r.PathValue("id"))
+	d, err := c.admin.Show(r.Context(), segmentName(r, "id"))
 	if err != nil {
 		c.fail(w, r, statusOf(err), err)
 		return

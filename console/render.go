@@ -25,10 +25,11 @@ type view struct {
 // pageNames are the templates that render a page into the layout.
 var pageNames = []string{"queues", "jobs", "job", "tasks", "workers", "backfills", "error"}
 
-func parsePages() (map[string]*template.Template, error) {
+// parsePages parses every page, its links under base.
+func parsePages(base string) (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
 	for _, name := range pageNames {
-		t, err := template.New("layout.tmpl").Funcs(funcs).ParseFS(templateFS, "templates/layout.tmpl", "templates/"+name+".tmpl")
+		t, err := template.New("layout.tmpl").Funcs(funcs).Funcs(template.FuncMap{"href": hrefUnder(base)}).ParseFS(templateFS, "templates/layout.tmpl", "templates/"+name+".tmpl")
 		if err != nil {
 			return nil, errcode.Wrap(err, errcode.Invariant, "console: the %s template does not parse", name)
 		}
@@ -40,7 +41,10 @@ func parsePages() (map[string]*template.Template, error) {
 // render writes page with data: the whole document, or only its main
 // content when the page's own script asks for a refresh.
 func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, page, title string, data any) {
-	v := view{Title: title, Nav: page, CSRF: c.csrf, Actions: c.opts.AllowActions, Backfills: c.opts.DB != nil, Notice: notice(r), Data: data}
+	v := view{Title: title, Nav: page, Actions: c.opts.AllowActions, Backfills: c.opts.DB != nil, Notice: notice(r), Data: data}
+	if c.opts.AllowActions && page != "error" { // an error page, a 401's among them, starts no session
+		v.CSRF = c.csrfToken(w, r)
+	}
 	name := "layout.tmpl"
 	if r.Header.Get("X-Console-Fragment") == "1" {
 		name = "main"

@@ -2,6 +2,7 @@ package console
 
 import (
 	"crypto/subtle"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -33,12 +34,13 @@ func (c *Console) authorized(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if q := r.URL.Query().Get("token"); q != "" && r.Method == http.MethodGet && c.tokenIs(q) {
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: q, Path: c.cookiePath(), HttpOnly: true,
+			Secure: overTLS(r), SameSite: http.SameSiteStrictMode})
 		clean := *r.URL
 		v := clean.Query()
 		v.Del("token")
 		clean.RawQuery = v.Encode()
-		http.Redirect(w, r, clean.RequestURI(), http.StatusSeeOther)
+		http.Redirect(w, r, c.base+clean.RequestURI(), http.StatusSeeOther)
 		return false
 	}
 	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && c.tokenIs(bearer) {
@@ -57,17 +59,31 @@ func (c *Console) tokenIs(s string) bool {
 	return subtle.ConstantTimeCompare([]byte(s), []byte(c.opts.Token)) == 1
 }
 
-// csrfOK reports whether a POST carries the console's CSRF token and, where
-// the browser says, comes from the console's own pages.
+// csrfOK reports whether a POST carries its session's current CSRF token
+// (spending it: the next page carries a fresh one) and, where the browser
+// says, comes from the console's own pages: the same site, and an Origin
+// that is the request's Host or a name the console answers to (a proxy
+// that rewrites the Host).
 func (c *Console) csrfOK(r *http.Request) bool {
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
 		return false
 	}
 	if origin := r.Header.Get("Origin"); origin != "" {
 		u, err := url.Parse(origin)
-		if err != nil || u.Host != r.Host {
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if err != nil || u.Host != r.Host && !c.hosts.AllowsHost(u.Host, u.Scheme == "https", local) {
 			return false
 		}
 	}
-	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(c.csrf)) == 1
+	return c.spend(r, r.PostFormValue("csrf"))
+}
+
+// refuseHost answers a request under a Host the console does not answer
+// to: 421, a coded line that does not quote the Host, and no page, token
+// or cookie.
+func refuseHost(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusMisdirectedRequest)
+	_, _ = w.Write([]byte(string(errcode.HostRefused) + ": the console does not answer to this host name\n" +
+		"Fix: open the console at the address it printed, or allow the name with --allow-host NAME (console.Options.AllowedHosts)\n"))
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +25,8 @@ type consoleFlags struct {
 	addr         string
 	token        string
 	allowActions bool
+	allowHosts   []string
+	basePath     string
 }
 
 // add declares the flags; prefix names them for a command that serves the
@@ -33,6 +36,8 @@ func (f *consoleFlags) add(c *cobra.Command, prefix, addrUsage string) {
 	fl.StringVar(&f.addr, prefix+"addr", "127.0.0.1:8080", addrUsage)
 	fl.StringVar(&f.token, prefix+"token", "", "require this token of every console request (default $PIPE_CONSOLE_TOKEN); required off loopback")
 	fl.BoolVar(&f.allowActions, "allow-actions", false, "let the console retry, cancel, promote and remove runs and pause queues and tasks")
+	fl.StringArrayVar(&f.allowHosts, prefix+"allow-host", nil, "also answer to this Host name (NAME or NAME:PORT), such as a proxy's public name; repeatable (default: loopback names on the console's port and its --addr)")
+	fl.StringVar(&f.basePath, prefix+"base-path", "", "serve the console under this path prefix, such as /ops, as a reverse proxy does")
 }
 
 func (a *app) consoleCommand() *cobra.Command {
@@ -44,7 +49,10 @@ func (a *app) consoleCommand() *cobra.Command {
 		Long: "console serves the web console on --addr (loopback by default) until SIGINT or SIGTERM.\n" +
 			"Any other address requires a token (--token or PIPE_CONSOLE_TOKEN): open the console once\n" +
 			"as http://ADDR/?token=TOKEN, or send Authorization: Bearer TOKEN. It is read-only unless\n" +
-			"--allow-actions. --config pipe.json adds the project file's jobs and tasks to its pages.",
+			"--allow-actions. --config pipe.json adds the project file's jobs and tasks to its pages.\n" +
+			"It answers only to the Host names it serves: localhost, 127.0.0.1 and [::1] on its port, the\n" +
+			"host of --addr, and each --allow-host NAME (a proxy's public name); any other is refused with\n" +
+			"421 X_HOST_REFUSED. --base-path /PREFIX serves it under a reverse proxy's prefix.",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
@@ -96,6 +104,7 @@ func (a *app) startConsole(pool *pgxpool.Pool, f consoleFlags) (func() error, er
 	}
 	h, err := console.New(pipeline.NewAdmin(pool), console.Options{
 		Manifests: reg.Manifests(), Tasks: a.opts.Tasks, AllowActions: f.allowActions, Token: f.token, DB: pool,
+		AllowedHosts: append(addrHost(f.addr), f.allowHosts...), BasePath: f.basePath,
 	})
 	if err != nil {
 		return nil, err
@@ -111,7 +120,7 @@ func (a *app) startConsole(pool *pgxpool.Pool, f consoleFlags) (func() error, er
 	if f.allowActions {
 		mode = "actions allowed"
 	}
-	fmt.Fprintf(a.stderr, "console on http://%s/ (%s)\n", ln.Addr(), mode)
+	fmt.Fprintf(a.stderr, "console on http://%s%s/ (%s)\n", ln.Addr(), strings.TrimSuffix(f.basePath, "/"), mode)
 	return func() error {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -120,6 +129,19 @@ func (a *app) startConsole(pool *pgxpool.Pool, f consoleFlags) (func() error, er
 		}
 		return nil
 	}, nil
+}
+
+// addrHost answers the host of the console's address as a name it answers
+// to: none for an address on every interface.
+func addrHost(addr string) []string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" || net.ParseIP(host) != nil && net.ParseIP(host).IsUnspecified() {
+		return nil
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return []string{host}
 }
 
 // loopback reports whether addr's host is a loopback name or address. An

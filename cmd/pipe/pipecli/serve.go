@@ -33,6 +33,7 @@ type Receiver interface {
 
 func (a *app) serveCommand() *cobra.Command {
 	var addr string
+	var hosts []string
 	var drain time.Duration
 	c := &cobra.Command{
 		Use:   "serve [--addr ADDR]",
@@ -41,7 +42,9 @@ func (a *app) serveCommand() *cobra.Command {
 			"path: each request is verified, queued durably, then acknowledged (pipe worker runs the\n" +
 			"receivers' jobs). /metrics serves the queues' Prometheus metrics and /healthz answers 200\n" +
 			"while the database answers, else 503. On SIGINT or SIGTERM it stops accepting and lets the\n" +
-			"requests in flight finish within --drain-timeout.",
+			"requests in flight finish within --drain-timeout. With --allow-host NAME (repeatable) it answers\n" +
+			"only to those Host names, loopback names on its port and its own address, refusing any other\n" +
+			"with 421 X_HOST_REFUSED; without it, every Host is served (senders authenticate by signature).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			pool, err := a.connect(c.Context(), migrated)
@@ -56,18 +59,31 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			sigCtx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return a.serveHTTP(sigCtx, pool, ln, drain)
+			return a.serveHTTP(sigCtx, pool, ln, drain, hosts)
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", ":8080", "the host:port to listen on")
 	c.Flags().DurationVar(&drain, "drain-timeout", 10*time.Second, "how long requests in flight may finish on shutdown")
+	c.Flags().StringArrayVar(&hosts, "allow-host", nil, "answer only to this Host name (NAME or NAME:PORT), loopback names and the server's own address; repeatable (default: every Host)")
 	return c
 }
 
-// serveHTTP serves the doors on ln until ctx ends, then shuts down.
-func (a *app) serveHTTP(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, drain time.Duration) error {
+// serveHTTP serves the doors on ln until ctx ends, then shuts down. With
+// hosts, only those Host names (and loopback, and ln's address) are served.
+func (a *app) serveHTTP(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, drain time.Duration, hosts []string) error {
 	mux, doors := a.serveMux(pool)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	var h http.Handler = mux
+	if len(hosts) > 0 {
+		var err error
+		if h, err = webhook.OnlyHosts(mux, hosts...); err != nil {
+			_ = ln.Close()
+			for _, d := range doors {
+				d.Close()
+			}
+			return err
+		}
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if err := a.emit(map[string]any{"addr": ln.Addr().String(), "receivers": len(doors)},
