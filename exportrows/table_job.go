@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -143,11 +142,7 @@ func (in TableExport) key() string {
 	v1 := n.v1()
 	raw, _ := json.Marshal(v1)
 	sum := sha256.Sum256(raw)
-	k := v1.label() + " -> " + in.To + " " + hex.EncodeToString(sum[:6])
-	if in.Parallel > 1 {
-		k += " parallel " + strconv.Itoa(in.Parallel)
-	}
-	return k
+	return v1.label() + " -> " + in.To + " " + hex.EncodeToString(sum[:6])
 }
 
 func (in TableExport) sink() Sink {
