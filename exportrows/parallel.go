@@ -104,6 +104,7 @@ func (ex *exporter[In]) runParallel(ctx context.Context, r *pipeline.Run[In], n 
 	a.ranges = len(fan.Children)
 	parts, cur, err := a.awaitRanges(ctx, fan, snap)
 	if err != nil {
+		cancelRanges(fan, pipeline.Pool(ctx), err)
 		return Result{}, err
 	}
 	key, err := a.manifestStep(ctx, parts, cur)
@@ -160,4 +161,16 @@ func (a *attempt[In]) fanOut(ctx context.Context, tx pgx.Tx, n int, snapshot str
 		f.Children = append(f.Children, r.ID)
 	}
 	return f, nil
+}
+
+// cancelRanges cancels the children still live when their parent fails:
+// without it they would write parts no manifest will list. Best effort: a
+// child that settled meanwhile is not cancellable, and that is fine.
+func cancelRanges(fan fanout, db pipeline.DB, why error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	admin := pipeline.NewAdmin(db)
+	for _, id := range fan.Children {
+		_ = admin.Cancel(ctx, id, "the parallel export failed: "+string(errcode.CodeOf(why)))
+	}
 }

@@ -133,6 +133,11 @@ func TestParallelExportSnapshotLost(t *testing.T) {
 	if d.State != "dead" || lastCode(d) != "X_EXPORT_SNAPSHOT_LOST" {
 		t.Fatalf("%s: %s; want dead with X_EXPORT_SNAPSHOT_LOST", d.State, lastError(d))
 	}
+	for _, id := range children { // cancelled, unless one finished first
+		if c := awaitSettled(t, b.pool, id); c.State != "cancelled" && c.State != "done" {
+			t.Errorf("range %s: %s (%s); want it cancelled with its parent", id, c.State, lastError(c))
+		}
+	}
 }
 
 // startSlots starts a worker of slots slots on the queue pipe.

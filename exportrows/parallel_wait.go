@@ -62,6 +62,10 @@ func (a *attempt[In]) gather(ctx context.Context, admin *pipeline.Admin, fan fan
 			continue
 		}
 		d, err := admin.Show(ctx, id)
+		if err != nil && errcode.Unavailable(err) && ctx.Err() == nil {
+			pending++ // the database went away a moment: look again
+			continue
+		}
 		if err != nil {
 			return 0, err
 		}
