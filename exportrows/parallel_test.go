@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/blob"
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
@@ -207,4 +208,33 @@ func tableCSV(t *testing.T, pool *pgxpool.Pool) string {
 		t.Fatal(err)
 	}
 	return sb.String()
+}
+
+// What a parallel export cannot read is refused with X_JOB_INPUT_INVALID:
+// before the enqueue (out of range, snapshot order) or at the run (a
+// query), leaving no range behind.
+func TestParallelExportRefusals(t *testing.T) {
+	for _, in := range []exportrows.TableExport{
+		{From: pg.Relation{Name: "t"}, To: "/tmp/x", Parallel: -1},
+		{From: pg.Relation{Name: "t"}, To: "/tmp/x", Parallel: exportrows.MaxParallel + 1},
+		{From: pg.Relation{Name: "t"}, To: "/tmp/x", Parallel: 2, Order: exportrows.Snapshot},
+	} {
+		if err := in.Check(); errcode.CodeOf(err) != errcode.JobInputInvalid {
+			t.Errorf("parallel %d, order %q: %v", in.Parallel, in.Order, err)
+		}
+	}
+	b := setup(t, `create table q(id int primary key)`)
+	o := options()
+	o.Parallel = func(exportIn) int { return 2 }
+	o.WithRange = func(in exportIn, _ *exportrows.Range) exportIn { return in }
+	o.RangeOf = func(exportIn) *exportrows.Range { return nil }
+	in := b.in(t, "")
+	in.Table, in.Query, in.Key = "", "select id from q", []string{"id"}
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, o), in)
+	if d.State != "dead" || lastCode(d) != "X_JOB_INPUT_INVALID" || len(d.Steps) != 1 {
+		t.Fatalf("a parallel query: %s, %s, %d steps", d.State, lastError(d), len(d.Steps))
+	}
+	if _, err := exportrows.New(exportKey, exportrows.Options[exportIn]{Name: "x", Source: o.Source, Sink: o.Sink, Parallel: o.Parallel}); errcode.CodeOf(err) != errcode.JobDeclarationInvalid {
+		t.Fatalf("Parallel without WithRange and RangeOf: %v", err)
+	}
 }

@@ -107,6 +107,10 @@ func (in TableExport) Check() error {
 		return errcode.New(errcode.JobInputInvalid, "export: parallel is not from 0 to %d", MaxParallel).
 			WithFix(fmt.Sprintf("ask for 0 or 1 (one run) up to %d ranges", MaxParallel))
 	}
+	if in.Parallel > 1 && in.Order == Snapshot {
+		return errcode.New(errcode.JobInputInvalid, "export: parallel ranges are read in key order, not in snapshot order").
+			WithFix("drop the snapshot order: a parallel export reads every range in one snapshot already")
+	}
 	_, prefix, err := splitTo(in.To)
 	if err != nil {
 		return err
