@@ -238,3 +238,39 @@ func TestParallelExportRefusals(t *testing.T) {
 		t.Fatalf("Parallel without WithRange and RangeOf: %v", err)
 	}
 }
+
+// parallelOptions declares the test export with Parallel, its range
+// carried in exportIn.
+func parallelOptions(lifetime time.Duration) exportrows.Options[exportIn] {
+	o := options()
+	o.Parallel = func(in exportIn) int { return in.Parallel }
+	o.WithRange = func(in exportIn, r *exportrows.Range) exportIn { in.Range = r; return in }
+	o.RangeOf = func(in exportIn) *exportrows.Range { return in.Range }
+	o.SnapshotLifetime = lifetime
+	return o
+}
+
+// Through the Go API, with a key function that ignores the range: the
+// ranges are runs of their own (their keys name them), and a snapshot held
+// past its lifetime fails the export with X_EXPORT_SNAPSHOT_LOST.
+func TestParallelExportThroughTheGoAPI(t *testing.T) {
+	b := setup(t, `create table g(id bigint primary key, note text);
+		insert into g select i, 'n' || i from generate_series(1, 20000) i; analyze g`)
+	in := b.in(t, "g")
+	in.Parallel, in.PageRows = 4, 250
+	res := b.export(t, parallelOptions(0), in)
+	bk, m := manifestOf(t, res)
+	if m.Ranges != 4 || res.Rows != 20000 || !strings.HasPrefix(m.Parts[0].Key, "exports/") {
+		t.Fatalf("%d ranges, %d rows, first part %s", m.Ranges, res.Rows, m.Parts[0].Key)
+	}
+	if got := records(t, bk, m); strings.Count(got, "\n") != 20000 || !strings.HasPrefix(got, "1,n1\n2,n2\n") {
+		t.Fatalf("records %.40q...", got)
+	}
+	in.Run += "-short"
+	short := parallelOptions(time.Millisecond)
+	short.Name = "test.export.short" // not the first job's worker's
+	d, _ := run(t, b.pool, exportrows.MustNew(exportKey, short), in)
+	if d.State != "dead" || lastCode(d) != "X_EXPORT_SNAPSHOT_LOST" || !strings.Contains(d.LastError.Message, "lifetime") {
+		t.Fatalf("%s: %s; want dead with X_EXPORT_SNAPSHOT_LOST, its lifetime passed", d.State, lastError(d))
+	}
+}
