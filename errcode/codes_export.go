@@ -15,10 +15,14 @@ const (
 	// ExportValueUnsupported: a value the format cannot hold (an infinite
 	// timestamp in Parquet, a NaN in a DECIMAL, a multi-dimensional array).
 	ExportValueUnsupported Code = "X_EXPORT_VALUE_UNSUPPORTED"
+	// ExportSnapshotLost: a parallel export's snapshot is gone — the
+	// parent's connection holding it dropped, or it outlived its bound —
+	// so the ranges still to read cannot read the same point in time.
+	ExportSnapshotLost Code = "X_EXPORT_SNAPSHOT_LOST"
 )
 
 func init() {
-	for _, c := range []Code{ExportSourceInvalid, ExportKeyInvalid, ExportColumnSealed, ExportValueUnsupported} {
+	for _, c := range []Code{ExportSourceInvalid, ExportKeyInvalid, ExportColumnSealed, ExportValueUnsupported, ExportSnapshotLost} {
 		Register(c, Terminal)
 	}
 }

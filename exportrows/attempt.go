@@ -27,6 +27,8 @@ type attempt[In any] struct {
 	keys   keyKeeper
 	pq     *parquetEncoder // made by the first Parquet page
 	snap   *snapshotRead   // a snapshot export's read, from its first page
+	rng    *Range          // a parallel export's child's range; nil otherwise
+	ranges int             // a parallel export's parent: its ranges
 }
 
 // open checks the input and opens the sink's bucket. A hostile prefix or a
@@ -54,7 +56,7 @@ func (ex *exporter[In]) prepare(r *pipeline.Run[In]) (*attempt[In], error) {
 			return nil, err
 		}
 	}
-	a := &attempt[In]{ex: ex, run: r, src: ex.o.Source(r.Input), sink: ex.o.Sink(r.Input)}
+	a := &attempt[In]{ex: ex, run: r, src: ex.o.Source(r.Input), sink: ex.o.Sink(r.Input), rng: ex.rangeOf(r.Input)}
 	var err error
 	if a.set, err = ex.runSettings(r.Input); err != nil {
 		return nil, err
@@ -65,6 +67,12 @@ func (ex *exporter[In]) prepare(r *pipeline.Run[In]) (*attempt[In], error) {
 	if a.dir, err = runDirKey(a.sink.Prefix, r.RunID); err != nil {
 		return nil, err
 	}
+	if a.rng != nil {
+		a.dir = a.rng.Dir // the parent's directory
+		if err := blob.ValidateKey(a.dir); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
 
@@ -73,7 +81,7 @@ func (ex *exporter[In]) prepare(r *pipeline.Run[In]) (*attempt[In], error) {
 // the part and renames it): a resumed run leaves only its parts and its
 // manifest there.
 func (a *attempt[In]) sweep(ctx context.Context) error {
-	_, err := a.bucket.SweepTemporary(ctx, a.dir+"/")
+	_, err := a.bucket.SweepTemporary(ctx, a.dir+"/"+a.sweepPrefix())
 	return err
 }
 
@@ -122,7 +130,7 @@ func (a *attempt[In]) planStep(ctx context.Context) error {
 	}
 	a.plan = p
 	a.cols = columnsOf(p)
-	a.sql = newPageSQL(a.src, p, a.cols)
+	a.sql = newPageSQL(a.src, p, a.cols, a.rng)
 	a.keys = newKeyKeeper(a.cols, p)
 	return nil
 }
@@ -138,7 +146,7 @@ func (a *attempt[In]) planTx(ctx context.Context, tx pgx.Tx) (plan, error) {
 // with it. A page run again rewrites its own object. A failure is coded
 // before the job core stores it: a server's message can quote a row.
 func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (cursor, error) {
-	if a.plan.Snapshot {
+	if a.plan.Snapshot || a.rng != nil {
 		// Held before the step: a step waiting for a held connection would
 		// hold its own transaction's connection meanwhile.
 		if _, err := a.snapshot(ctx); err != nil {

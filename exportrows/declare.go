@@ -28,6 +28,11 @@ func (o Options[In]) withDefaults(key func(In) string) (Options[In], error) {
 	for _, c := range o.Columns {
 		add(slices.Contains(o.Sealed, c), "column "+c+" is sealed: it is never exported")
 	}
+	add(o.Parallel != nil && (o.WithRange == nil || o.RangeOf == nil), "Parallel needs WithRange and RangeOf")
+	add(o.SnapshotLifetime < 0, "SnapshotLifetime is negative")
+	if o.SnapshotLifetime == 0 {
+		o.SnapshotLifetime = DefaultSnapshotLifetime
+	}
 	if len(faults) > 0 {
 		return o, errcode.New(errcode.JobDeclarationInvalid, "export %s: %s", o.Name, strings.Join(faults, "; ")).
 			WithFix("correct the export's declaration: " + strings.Join(faults, "; "))

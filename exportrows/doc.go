@@ -59,6 +59,24 @@
 // the two (a non-HOT update) can then be exported twice or not at all, and
 // the manifest's Snapshots counts the snapshots the parts were read in.
 //
+// # Parallel exports
+//
+// A run whose input asks for Parallel N (Options.Parallel, with WithRange
+// and RangeOf carrying a child's [Range] in the job's own input) is a
+// parent: it samples the key (TABLESAMPLE SYSTEM, ordered by the key
+// itself) for N-1 bounds, exports a snapshot with pg_export_snapshot() in
+// a REPEATABLE READ, read-only transaction on a connection of its own, and
+// in one step enqueues one child run of the same job per key range. Each
+// child reads its range's keyset pages after SET TRANSACTION SNAPSHOT, on a
+// held connection ([pipeline.Hold]), into part-RRRRR-NNNNN objects in the
+// parent's directory; the parent waits holding the snapshot, then writes
+// one manifest of every part in key order (Ranges, Snapshots 1). The union
+// of the parts is what one run in key order writes, as of the snapshot. A
+// snapshot lost — the parent's connection ended, it outlived
+// SnapshotLifetime, or the parent resumed after a crash with ranges still
+// to read — fails the export with X_EXPORT_SNAPSHOT_LOST, terminal. A
+// query, a snapshot-order export and a replica are refused.
+//
 // # Reading on a replica
 //
 // With Options.Replica, a pool on a hot standby of the job's database,

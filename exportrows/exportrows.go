@@ -18,7 +18,8 @@ func New[In any](key func(In) string, o Options[In]) (*pipeline.Job[In, Result],
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.NewJob(ex.o.Name, key, ex.run, ex.o.Job)
+	ex.job, err = pipeline.NewJob(ex.o.Name, rangedKey(key, ex.o.RangeOf), ex.run, ex.o.Job)
+	return ex.job, err
 }
 
 // newExporter answers the export o declares, its defaults filled in.
@@ -42,13 +43,20 @@ func MustNew[In any](key func(In) string, o Options[In]) *pipeline.Job[In, Resul
 
 // exporter is one declared export; run is its body.
 type exporter[In any] struct {
-	o Options[In]
+	o   Options[In]
+	job *pipeline.Job[In, Result] // the job, to enqueue a parallel export's ranges
 }
 
 // run plans the export, works the pages until one comes back short, then
 // writes the manifest. Each page is one step; a resumed run replays the
 // pages it finished and goes on after the last checkpointed key.
 func (ex *exporter[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
+	if rg := ex.rangeOf(r.Input); rg != nil {
+		return ex.runRange(ctx, r, rg)
+	}
+	if n := ex.parallelOf(r.Input); n > 1 {
+		return ex.runParallel(ctx, r, n)
+	}
 	a, err := ex.open(ctx, r)
 	if err != nil {
 		return Result{}, err

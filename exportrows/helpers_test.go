@@ -29,6 +29,8 @@ type exportIn struct {
 	PageRows    int               `json:"pageRows,omitempty"`
 	Order       exportrows.Order  `json:"order,omitempty"`
 	Run         string            `json:"run"`
+	Parallel    int               `json:"parallel,omitempty"`
+	Range       *exportrows.Range `json:"range,omitempty"`
 }
 
 // exportKey is the test exports' idempotency key.

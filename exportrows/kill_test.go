@@ -23,6 +23,8 @@ import (
 func TestMain(m *testing.M) {
 	fixtures.ChildMain(map[string]fixtures.ChildFunc{"export": func(ctx context.Context, pool *pgxpool.Pool) error {
 		return fixtures.WorkUntilKilled(ctx, pool, exportrows.MustNew(exportKey, options()))
+	}, "export-table": func(ctx context.Context, pool *pgxpool.Pool) error {
+		return fixtures.WorkUntilKilled(ctx, pool, exportrows.TableJob())
 	}})
 	os.Exit(m.Run())
 }
@@ -101,7 +103,7 @@ func awaitPages(t *testing.T, pool *pgxpool.Pool, id string, n int) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d pages after 60s", pages)
+			t.Fatalf("%d pages after 60s (the run %s: %s)", pages, d.State, lastError(d))
 		}
 		time.Sleep(2 * time.Millisecond)
 	}

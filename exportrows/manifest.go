@@ -35,7 +35,11 @@ type Manifest struct {
 	// Snapshots is, for a snapshot export, how many snapshots its parts
 	// were read in: 1 is a point-in-time export; more means a resumed run
 	// read its later parts in a later snapshot.
-	Snapshots   int              `json:"snapshots,omitempty"`
+	Snapshots int `json:"snapshots,omitempty"`
+	// Ranges is, for a parallel export, how many child runs read its key
+	// ranges, every one in the one snapshot its parent held (Snapshots is
+	// then 1): a point-in-time export in key order.
+	Ranges      int              `json:"ranges,omitempty"`
 	Format      Format           `json:"format"`
 	Compression blob.Compression `json:"compression"`
 	// Parts are every object of the export, in order; none for an empty
@@ -101,6 +105,9 @@ func (a *attempt[In]) manifest(parts []Part, cur cursor) Manifest {
 	}
 	if p.Snapshot {
 		m.Order, m.Snapshots, m.Key = Snapshot, max(cur.Snapshots, 1), []string{}
+	}
+	if a.ranges > 0 {
+		m.Ranges, m.Snapshots = a.ranges, 1
 	}
 	if p.Query {
 		m.Source = "query"

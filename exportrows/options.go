@@ -1,6 +1,8 @@
 package exportrows
 
 import (
+	"time"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/blob"
@@ -70,6 +72,21 @@ type Options[In any] struct {
 	// SettingsOf answers per-run overrides of Format, Compression, PageRows
 	// and RowGroupRows (the CLI passes its flags through it). Nil: none.
 	SettingsOf func(In) Settings
+	// Parallel answers how many child runs read a run's key ranges (see
+	// "Parallel exports" in the package documentation): the run plans the
+	// ranges, enqueues one child run of this same job per range, holds one
+	// snapshot that every child reads in, and writes the manifest of every
+	// child's parts in key order. Nil, or an answer of 0 or 1: one run reads
+	// every page. With Parallel, WithRange and RangeOf are required.
+	Parallel func(In) int
+	// WithRange answers the input of a child run: in carrying r. RangeOf
+	// reads it back: nil for a run that is not a child.
+	WithRange func(In, *Range) In
+	RangeOf   func(In) *Range
+	// SnapshotLifetime bounds how long a parallel export's parent holds
+	// its snapshot open; past it the run fails with X_EXPORT_SNAPSHOT_LOST.
+	// Default 6 hours.
+	SnapshotLifetime time.Duration
 	// Job are the job options (queue, tenant, retry, timeout...).
 	Job pipeline.JobOptions[In, Result]
 }
@@ -167,4 +184,8 @@ type Result struct {
 	// of the run's manifest in it.
 	Bucket   string `json:"bucket"`
 	Manifest string `json:"manifest"`
+	// Objects are, for a child run of a parallel export, the parts it
+	// wrote, in key order; its parent lists them in the manifest, which a
+	// child does not write.
+	Objects []Part `json:"objects,omitempty"`
 }

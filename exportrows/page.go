@@ -24,7 +24,7 @@ import (
 // read-only transaction there), a snapshot page in the attempt's read-only
 // snapshot: the source is never written.
 func (a *attempt[In]) page(ctx context.Context, tx pgx.Tx, page int, cur cursor) (next cursor, err error) {
-	if a.plan.Snapshot {
+	if a.plan.Snapshot || a.rng != nil {
 		return a.readPage(ctx, tx, page, cur)
 	}
 	if a.ex.o.Replica != nil {
@@ -76,7 +76,7 @@ func (a *attempt[In]) readPage(ctx context.Context, tx pgx.Tx, page int, cur cur
 func (a *attempt[In]) pageRows(ctx context.Context, tx pgx.Tx, cur cursor) (pgx.Rows, cursor, error) {
 	next := cur
 	next.Done, next.Part = false, nil
-	if !a.plan.Snapshot {
+	if !a.plan.Snapshot && a.rng == nil {
 		if _, err := tx.Exec(ctx, sqlSession); err != nil {
 			return nil, next, err
 		}
@@ -87,6 +87,11 @@ func (a *attempt[In]) pageRows(ctx context.Context, tx pgx.Tx, cur cursor) (pgx.
 	snap, err := a.snapshot(ctx)
 	if err != nil {
 		return nil, next, err
+	}
+	if a.rng != nil { // a child's keyset page, in its parent's snapshot
+		sql, args := a.sql.args(a.src, cur.After, a.plan.Settings.PageRows)
+		rows, err := snap.tx.Query(ctx, sql, append(args, throughArgs(a.rng)...)...)
+		return rows, next, err
 	}
 	if next.Snapshot != snap.token {
 		next.Snapshot, next.Snapshots = snap.token, next.Snapshots+1
@@ -180,7 +185,7 @@ func (s *summer) Write(p []byte) (int, error) {
 // partKey answers the key of page's object: <dir>/part-NNNNN.<ext>.
 func (a *attempt[In]) partKey(page int) string {
 	set := a.plan.Settings
-	name := fmt.Sprintf("part-%05d.%s", page, set.Format)
+	name := fmt.Sprintf("part-%s%05d.%s", rangeTag(a.rng), page, set.Format)
 	if set.Format != Parquet {
 		name += set.Compression.Ext()
 	}

@@ -18,7 +18,7 @@ type pageSQL struct {
 	formats            pgx.QueryResultFormats
 }
 
-func newPageSQL(src Source, p plan, cols []column) pageSQL {
+func newPageSQL(src Source, p plan, cols []column, rg *Range) pageSQL {
 	exprs := make([]string, len(cols))
 	formats := make(pgx.QueryResultFormats, len(cols))
 	for i, c := range cols {
@@ -40,11 +40,39 @@ func newPageSQL(src Source, p plan, cols []column) pageSQL {
 		params[i] = param(n+1+i) + "::text::" + castOf(cols, k)
 	}
 	after := "(" + quoteAll(p.Key) + ") > (" + strings.Join(params, ", ") + ")"
+	if rg != nil && rg.Through != nil {
+		// a child's range ends at its last key, passed after the limit
+		k := len(p.Key)
+		return pageSQL{
+			first:   sel + whereAnd(src, through(p.Key, cols, n+2)) + order + param(n+1),
+			next:    sel + whereAnd(src, after+" and "+through(p.Key, cols, n+k+2)) + order + param(n+1+k),
+			formats: formats,
+		}
+	}
 	return pageSQL{
 		first:   sel + whereOf(src) + order + param(n+1),
 		next:    sel + whereAnd(src, after) + order + param(n+1+len(p.Key)),
 		formats: formats,
 	}
+}
+
+// through answers the condition of a range's last key, its values the
+// parameters from $from on.
+func through(key []string, cols []column, from int) string {
+	params := make([]string, len(key))
+	for i, k := range key {
+		params[i] = param(from+i) + "::text::" + castOf(cols, k)
+	}
+	return "(" + quoteAll(key) + ") <= (" + strings.Join(params, ", ") + ")"
+}
+
+// throughArgs answers the values of a range's last key, if it has one.
+func throughArgs(rg *Range) []any {
+	out := make([]any, len(rg.Through))
+	for i, v := range rg.Through {
+		out[i] = v
+	}
+	return out
 }
 
 // args answers the statement and its arguments for the page after the key

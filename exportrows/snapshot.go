@@ -44,7 +44,10 @@ func (a *attempt[In]) snapshot(ctx context.Context) (*snapshotRead, error) {
 		return a.snap, nil
 	}
 	begin := a.heldSnapshot
-	if a.ex.o.Replica != nil {
+	switch {
+	case a.rng != nil:
+		begin = a.importedSnapshot
+	case a.ex.o.Replica != nil:
 		begin = a.replicaSnapshot
 	}
 	tx, free, err := begin(ctx)
@@ -52,7 +55,7 @@ func (a *attempt[In]) snapshot(ctx context.Context) (*snapshotRead, error) {
 		return nil, err
 	}
 	s := &snapshotRead{free: free, tx: tx, token: newToken()}
-	if _, err = tx.Exec(ctx, sqlSession); err == nil {
+	if _, err = tx.Exec(ctx, sqlSession); err == nil && a.rng == nil {
 		err = tx.QueryRow(ctx, sqlTableBlocks, a.plan.OID).Scan(&s.blocks)
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -47,6 +48,11 @@ type TableExport struct {
 	Format      Format `json:"format,omitempty"`
 	Compression string `json:"compression,omitempty"`
 	PageRows    int    `json:"pageRows,omitempty"`
+	// Parallel is how many child runs read the table's key ranges, all in
+	// one snapshot (see [Options].Parallel); 0 or 1: one run.
+	Parallel int `json:"parallel,omitempty"`
+	// Range is set on a child run of a parallel export by its parent.
+	Range *Range `json:"range,omitempty"`
 }
 
 // TableJob answers the stock export job, pipe.export, that `pipe export`
@@ -76,7 +82,10 @@ func tableOptions() Options[TableExport] {
 		SettingsOf: func(in TableExport) Settings {
 			return Settings{Format: in.Format, Compression: blob.Compression(in.Compression), PageRows: in.PageRows}
 		},
-		Job: pipeline.JobOptions[TableExport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
+		Parallel:  func(in TableExport) int { return in.Parallel },
+		WithRange: func(in TableExport, r *Range) TableExport { in.Range = r; return in },
+		RangeOf:   func(in TableExport) *Range { return in.Range },
+		Job:       pipeline.JobOptions[TableExport, Result]{Queue: "pipe", Retry: &pipeline.Retry{Attempts: 5}},
 	}
 }
 
@@ -93,6 +102,14 @@ func (in TableExport) Check() error {
 	}
 	if err := checkSource(in.source()); err != nil {
 		return err
+	}
+	if in.Parallel < 0 || in.Parallel > MaxParallel {
+		return errcode.New(errcode.JobInputInvalid, "export: parallel is not from 0 to %d", MaxParallel).
+			WithFix(fmt.Sprintf("ask for 0 or 1 (one run) up to %d ranges", MaxParallel))
+	}
+	if in.Parallel > 1 && in.Order == Snapshot {
+		return errcode.New(errcode.JobInputInvalid, "export: parallel ranges are read in key order, not in snapshot order").
+			WithFix("drop the snapshot order: a parallel export reads every range in one snapshot already")
 	}
 	_, prefix, err := splitTo(in.To)
 	if err != nil {

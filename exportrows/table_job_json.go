@@ -23,11 +23,15 @@ type tableExportV1 struct {
 	Format      Format   `json:"format,omitempty"`
 	Compression string   `json:"compression,omitempty"`
 	PageRows    int      `json:"pageRows,omitempty"`
+	// Added after the first form, empty in every input of it.
+	Parallel int    `json:"parallel,omitempty"`
+	Range    *Range `json:"range,omitempty"`
 }
 
 func (in TableExport) v1() tableExportV1 {
 	return tableExportV1{Schema: in.From.Schema, Table: in.From.Name, Columns: in.Columns, Key: in.Key, Order: in.Order,
-		Where: in.Where, To: in.To, Format: in.Format, Compression: in.Compression, PageRows: in.PageRows}
+		Where: in.Where, To: in.To, Format: in.Format, Compression: in.Compression, PageRows: in.PageRows,
+		Parallel: in.Parallel, Range: in.Range}
 }
 
 // label is the table as the first form's key named it: schema.table, raw.

@@ -56,15 +56,16 @@ func TestBenchImportReportsTheImportsOwnMemory(t *testing.T) {
 	wantError(t, b.pipe(t, "bench", "import", "--page-bytes", "1024"), 2, "X_CONFIG_INVALID")
 }
 
-// pipe bench export reports each of its four runs' peak beside an idle
-// pipe's, and the highest of them.
+// pipe bench export reports each of its five runs' peak beside an idle
+// pipe's, and the highest of them; one of them reads 2 ranges in parallel.
 func TestBenchExportReportsEachRunsOwnMemory(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	type run struct {
-		Format string  `json:"format"`
-		Order  string  `json:"order"`
-		Secs   float64 `json:"seconds"`
+		Format   string  `json:"format"`
+		Order    string  `json:"order"`
+		Parallel int     `json:"parallel"`
+		Secs     float64 `json:"seconds"`
 		memory
 	}
 	type result struct {
@@ -75,7 +76,7 @@ func TestBenchExportReportsEachRunsOwnMemory(t *testing.T) {
 	j := b.pipe(t, "bench", "export", "--rows", "2000", "--page-rows", "500", "--json")
 	wantOK(t, j)
 	res := decodeLoose[result](t, j.stdout)
-	if res.Rows != 2000 || len(res.Runs) != 4 {
+	if res.Rows != 2000 || len(res.Runs) != 5 || res.Runs[1].Parallel != 2 {
 		t.Fatalf("bench export --json = %+v", res)
 	}
 	wantMemory(t, "export", res.memory)

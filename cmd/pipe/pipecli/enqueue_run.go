@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
+	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -82,7 +83,7 @@ func runHere[In, Out any](ctx context.Context, a *app, pool *pgxpool.Pool, job *
 	if err != nil {
 		return "", out, err
 	}
-	d, err := a.workInProcess(ctx, pool, job, job.Queue(), res.ID, watch)
+	d, err := a.workInProcess(ctx, pool, job, job.Queue(), slotsFor(in), res.ID, watch)
 	if err != nil {
 		return res.ID, out, err
 	}
@@ -90,4 +91,13 @@ func runHere[In, Out any](ctx context.Context, a *app, pool *pgxpool.Pool, job *
 		return res.ID, out, err
 	}
 	return res.ID, out, json.Unmarshal(d.Result, &out)
+}
+
+// slotsFor answers the slots an in-process worker needs for in: one, or
+// for a parallel export its parent's and one a range.
+func slotsFor(in any) int {
+	if e, ok := in.(exportrows.TableExport); ok && e.Parallel > 1 {
+		return e.Parallel + 1
+	}
+	return 1
 }

@@ -15,7 +15,7 @@ import (
 type exportFlags struct {
 	to, format, compression, where, order string
 	columns, key                          []string
-	pageRows                              int
+	pageRows, parallel                    int
 	wait                                  bool
 }
 
@@ -36,7 +36,10 @@ func (a *app) exportCommand() *cobra.Command {
 			"columns, the key and --where are checked before anything is enqueued (--where runs with\n" +
 			"LIMIT 0): a mistake is refused at once with its code and leaves no run behind.\n" +
 			"Without --wait it prints the run's id for the fleet's `pipe worker`s; with --wait it runs\n" +
-			"the export in this process, draws its progress on a terminal and prints the manifest's key.",
+			"the export in this process, draws its progress on a terminal and prints the manifest's key.\n" +
+			"--parallel N splits the table into N key ranges, each read by a run of its own on any worker,\n" +
+			"all in one snapshot the parent run holds open (as pg_dump -j does), into\n" +
+			"PREFIX/RUN/part-RRRRR-NNNNN.EXT; the manifest lists every part in key order.",
 		Args: exactArgs("TABLE"),
 		RunE: func(c *cobra.Command, args []string) error {
 			in, err := f.input(c, args[0])
@@ -58,6 +61,7 @@ func (a *app) exportCommand() *cobra.Command {
 	fl.StringVar(&f.order, "order", "key", "key (keyset pages in key order) or snapshot (storage order, one snapshot: a point-in-time export)")
 	fl.StringVar(&f.where, "where", "", "an SQL filter on the table's rows")
 	fl.IntVar(&f.pageRows, "page-rows", 0, "rows per page and object (default 100000)")
+	fl.IntVar(&f.parallel, "parallel", 0, "split the table into this many key ranges, each exported by a run of its own, all in one snapshot (default one run)")
 	fl.BoolVar(&f.wait, "wait", false, "run the export in this process and wait for it")
 	a.replicaFlag(c)
 	_ = c.MarkFlagRequired("to")
@@ -87,7 +91,7 @@ func (f exportFlags) input(c *cobra.Command, table string) (exportrows.TableExpo
 	}
 	in := exportrows.TableExport{From: from, Columns: f.columns, Key: key, Where: f.where,
 		To: to, Format: exportrows.Format(f.format), Compression: f.compression, PageRows: f.pageRows,
-		Order: exportrows.Order(f.order)}
+		Order: exportrows.Order(f.order), Parallel: f.parallel}
 	return in, in.Check()
 }
 

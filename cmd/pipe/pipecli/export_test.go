@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pipekit/pipe/exportrows"
@@ -93,4 +95,39 @@ func TestExportRefusesBadFlagsAndHostilePrefixes(t *testing.T) {
 	wantError(t, b.pipe(t, "export", "t"), 2, "X_CONFIG_INVALID") // no --to
 	wantError(t, b.pipe(t, "export", "t", "--to", "s3://bucket/../x"), 1, "X_BLOB_KEY_INVALID")
 	wantError(t, b.pipe(t, "export", "t", "--to", t.TempDir(), "--format", "xlsx"), 1, "X_JOB_INPUT_INVALID")
+}
+
+// --parallel 3 exports the table in three ranges, in one snapshot: the
+// manifest lists their parts in key order, every row once.
+func TestExportInParallelRanges(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, `create table wide(id int primary key, label text); insert into wide select g, 'n' || g from generate_series(1, 3000) g; analyze wide`)
+	dir := t.TempDir()
+	res := exportWaiting(t, b, "wide", "--to", dir, "--page-rows", "400", "--parallel", "3")
+	f, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(res.Manifest)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m exportrows.Manifest
+	if err := json.Unmarshal(f, &m); err != nil {
+		t.Fatal(err)
+	}
+	next := 1
+	for _, p := range m.Parts {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p.Key)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		for _, l := range lines[1:] {
+			if id, _, _ := strings.Cut(l, ","); id != strconv.Itoa(next) {
+				t.Fatalf("part %s: row %s where %d was due", p.Key, id, next)
+			}
+			next++
+		}
+	}
+	if next != 3001 || m.Ranges != 3 || res.Rows != 3000 {
+		t.Fatalf("%d rows in order, %d ranges, result %+v", next-1, m.Ranges, res)
+	}
 }

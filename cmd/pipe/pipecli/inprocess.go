@@ -18,13 +18,13 @@ const inProcessPoll = 100 * time.Millisecond
 // workInProcess runs a worker over job in this process until the run id
 // settles, calling watch with the run at each look (for a progress bar),
 // and answers the settled run. The worker is drained before it returns.
-func (a *app) workInProcess(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, queue, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
+func (a *app) workInProcess(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, queue string, slots int, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
 	reg, err := pipeline.NewRegistry(job)
 	if err != nil {
 		return nil, err
 	}
 	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
-		Registry: reg, Queues: map[string]int{queue: 1},
+		Registry: reg, Queues: map[string]int{queue: slots},
 		PollInterval: demoPoll, IdlePollMax: demoIdleMax, NoWake: true,
 		// The command prints how the run ended itself; the worker's log says
 		// only what went wrong beside it.

@@ -121,6 +121,10 @@ func workOne(ctx context.Context, pool *pgxpool.Pool) (helperReport, error) {
 }
 
 // enqueue enqueues one run of the stock job named.
+// slots is the helper worker's slots: one, or a parallel export's parent's
+// and one a range.
+var slots = 1
+
 func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) (pipeline.Registrable, string, error) {
 	switch name {
 	case importrows.TableJobName:
@@ -138,6 +142,7 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) (
 		}
 		job := exportrows.TableJob()
 		res, err := job.Enqueue(ctx, pool, in)
+		slots = max(1, in.Parallel+1) // the parent and a slot a range
 		return job, res.ID, err
 	}
 	return nil, "", fmt.Errorf("no stock job %q", name)
@@ -149,7 +154,7 @@ func work(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, id 
 	if err != nil {
 		return nil, err
 	}
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{"pipe": 1},
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{"pipe": slots},
 		PollInterval: 5 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err

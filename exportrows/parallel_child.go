@@ -1,0 +1,60 @@
+package exportrows
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pipekit/pipe/pipeline"
+)
+
+// runRange is a child run of a parallel export: it reads its range's
+// keyset pages, all in its parent's snapshot (held for the attempt, as a
+// snapshot export holds its own), into parts named for the range in the
+// parent's directory, and answers them; the parent writes the manifest.
+// A killed child resumes at its last checkpointed key, in the same
+// snapshot while its parent holds it.
+func (ex *exporter[In]) runRange(ctx context.Context, r *pipeline.Run[In], rg *Range) (Result, error) {
+	a, err := ex.open(ctx, r)
+	if err != nil {
+		return Result{}, err
+	}
+	defer a.close()
+	if err := a.planStep(ctx); err != nil {
+		return Result{}, err
+	}
+	if err := a.checkParallel(); err != nil {
+		return Result{}, err
+	}
+	var parts []Part
+	cur := cursor{After: rg.After}
+	for page := 0; !cur.Done; page++ {
+		if cur, err = a.pageStep(ctx, page, cur); err != nil {
+			return Result{}, err
+		}
+		if cur.Part != nil {
+			parts = append(parts, *cur.Part)
+		}
+		if err := pipeline.Progress(ctx, cur.Rows, 0, progressNote(cur)); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes, Bucket: a.bucket.URL(), Objects: parts}, nil
+}
+
+// rangeTag names a child's parts: part-RRRRR-NNNNN, the range then the
+// page, so that the parts' names sort in key order.
+func rangeTag(rg *Range) string {
+	if rg == nil {
+		return ""
+	}
+	return fmt.Sprintf("%05d-", rg.Index)
+}
+
+// sweepPrefix is what an attempt sweeps of the directory: a child sweeps
+// only its own parts' temporary files, its siblings writing beside it.
+func (a *attempt[In]) sweepPrefix() string {
+	if a.rng == nil {
+		return ""
+	}
+	return "part-" + rangeTag(a.rng)
+}
