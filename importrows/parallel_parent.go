@@ -83,11 +83,7 @@ func (a *attempt[In]) cut(ctx context.Context, n int) ([]split.Mark, error) {
 		return nil, err
 	}
 	sp := a.splitter()
-	// A cut lands on the first record start after a chunk at least every
-	// bytes on: chunks of a sixteenth of a range keep the ranges even, and
-	// a chunk holds the longest record.
-	chunk := max(a.lim.MaxRecordBytes+2, int(min(1<<20, every/16)))
-	return sp.Cuts(read, from, every, chunk)
+	return sp.Cuts(read, from, every, a.readChunk())
 }
 
 // cutGroups answers the first row group of n ranges of row groups, each

@@ -12,13 +12,13 @@ type Mark struct {
 type ReadFunc func(off int64, n int) (data []byte, eof bool, err error)
 
 // Cuts answers the starts of the ranges a file splits into, the first being
-// from: a new range starts at the first record start at least every bytes
-// after the last one. It finds them with Scan itself, a chunk of chunk bytes
-// at a time (chunk must exceed MaxRecord by 2, as a page's chunk does), so a
-// start is a record start exactly as the sequential read finds it: a line
-// end inside quotes, or a quoted field longer than a range, cannot mislead
-// it, and its line is the line the sequential read numbers it with. Memory
-// is one chunk, whatever the file's size.
+// from: a new range starts at the first record at least every bytes after
+// the last range's start. It finds the records with Scan itself, a chunk
+// of chunk bytes at a time (chunk must exceed MaxRecord by 2, as a page's
+// chunk does), so a start is a record start exactly as the sequential read
+// finds it — a line end inside quotes, or a quoted field longer than a
+// range, cannot mislead it — and its line is the one the sequential read
+// numbers it with. Memory is one chunk, whatever the file's size.
 //
 // A record that Scan refuses (too large, or an unclosed quote at the end)
 // ends the cutting: the ranges found so far stand and the last one runs to
@@ -26,29 +26,24 @@ type ReadFunc func(off int64, n int) (data []byte, eof bool, err error)
 // Only a read error is answered as an error.
 func (s *Splitter) Cuts(read ReadFunc, from Mark, every int64, chunk int) ([]Mark, error) {
 	marks := []Mark{from}
-	noop := func([]byte, int64, int64) error { return nil }
+	next := from.Off + max(every, 1)
+	fn := func(_ []byte, off, line int64) error {
+		if off >= next {
+			marks = append(marks, Mark{Off: off, Line: line})
+			next = off + max(every, 1)
+		}
+		return nil
+	}
 	cur := from
 	for {
 		data, eof, err := read(cur.Off, chunk)
 		if err != nil {
 			return nil, err
 		}
-		consumed, lines, err := s.Scan(data, cur.Off, cur.Line, eof, noop)
+		consumed, lines, err := s.Scan(data, cur.Off, cur.Line, eof, fn)
 		if err != nil || eof || consumed == 0 {
-			return trimEnd(marks, cur, eof && len(data) == 0), nil
+			return marks, nil
 		}
 		cur = Mark{Off: cur.Off + int64(consumed), Line: cur.Line + lines}
-		if cur.Off-marks[len(marks)-1].Off >= every {
-			marks = append(marks, cur)
-		}
 	}
-}
-
-// trimEnd drops a last mark at the file's very end: it would start an empty
-// range.
-func trimEnd(marks []Mark, end Mark, atEnd bool) []Mark {
-	if atEnd && len(marks) > 1 && marks[len(marks)-1] == end {
-		return marks[:len(marks)-1]
-	}
-	return marks
 }
