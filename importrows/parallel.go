@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/split"
 	"github.com/pipekit/pipe/pipeline"
@@ -134,8 +136,25 @@ func (im *importer[In]) rangeRun(ctx context.Context, r *pipeline.Run[RangeRun[I
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur) - in.Start.Off, Pages: pages,
-		ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}, nil
+	res := Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur) - in.Start.Off, Pages: pages,
+		ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}
+	return pipeline.StepTx(ctx, rangeDoneStep, func(ctx context.Context, tx pgx.Tx) (Result, error) {
+		_, err := pipeline.PublishEvent(ctx, tx, rangesEvent, rangeDone{Parent: in.Parent, Index: in.Index})
+		return res, err
+	})
+}
+
+// rangeDoneStep is a range run's last step: its result, stored with the
+// event that wakes its parent.
+const rangeDoneStep = "range-done"
+
+// rangesEvent is the event a range run publishes when its rows are written:
+// its parent waits for it between its looks.
+const rangesEvent = "pipe.import.range.done"
+
+type rangeDone struct {
+	Parent string `json:"parent"`
+	Index  int    `json:"index"`
 }
 
 func rangeName(i int) string { return fmt.Sprintf("range-%05d", i) }

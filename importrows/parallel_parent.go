@@ -143,13 +143,15 @@ type rangesLook struct {
 	Code   string `json:"code,omitempty"`
 }
 
-// await looks at the range runs until every one is done, sleeping between
-// looks (from 50 ms, doubling, to 2 s), and answers their results summed.
+// await looks at the range runs until every one is done and answers their
+// results summed. Between looks it waits for a range's done event, or 1 s
+// doubling to 16 s when none comes (an event published while it looked is
+// not seen by the next wait: the timeout is the backstop).
 // A range run that failed, was dead-lettered or cancelled is answered as
 // failed: the parent's failure, with the range's code. err is anything
 // else, a suspension among them.
 func (a *attempt[In]) await(ctx context.Context, ids []string) (sum Result, failed, err error) {
-	wait := 50 * time.Millisecond
+	wait := time.Second
 	for look := 0; ; look++ {
 		l, serr := pipeline.Step(ctx, fmt.Sprintf("ranges-look-%05d", look), func(ctx context.Context) (rangesLook, error) {
 			l, err := lookAt(ctx, ids)
@@ -168,10 +170,11 @@ func (a *attempt[In]) await(ctx context.Context, ids []string) (sum Result, fail
 		if l.Done == len(ids) {
 			return l.Sum, nil, nil
 		}
-		if err := pipeline.Sleep(ctx, fmt.Sprintf("ranges-wait-%05d", look), wait); err != nil {
+		match := map[string]string{"parent": a.run.RunID}
+		if _, _, err := pipeline.WaitForEvent[rangeDone](ctx, fmt.Sprintf("ranges-wait-%05d", look), rangesEvent, match, wait); err != nil {
 			return Result{}, nil, err
 		}
-		wait = min(2*wait, 2*time.Second)
+		wait = min(2*wait, 16*time.Second)
 	}
 }
 
@@ -184,10 +187,11 @@ func lookAt(ctx context.Context, ids []string) (rangesLook, error) {
 		if err != nil {
 			return l, err
 		}
+		raw, done := rangeResult(d)
 		switch {
-		case d.State == pipeline.StateDone:
+		case done:
 			var r Result
-			if err := json.Unmarshal(d.Result, &r); err != nil {
+			if err := json.Unmarshal(raw, &r); err != nil {
 				return l, errcode.Wrap(err, errcode.Invariant, "import: the result of range %d does not decode", i)
 			}
 			l.Done++
@@ -201,6 +205,21 @@ func lookAt(ctx context.Context, ids []string) (rangesLook, error) {
 		}
 	}
 	return l, nil
+}
+
+// rangeResult answers a range run's result once its rows are written: its
+// last step's output, committed with the event that woke the parent
+// (perhaps before the run itself has settled done).
+func rangeResult(d *pipeline.RunDetail) (json.RawMessage, bool) {
+	if d.State == pipeline.StateDone {
+		return d.Result, true
+	}
+	for _, s := range d.Steps {
+		if s.Name == rangeDoneStep && s.State == pipeline.StepCompleted {
+			return s.Output, true
+		}
+	}
+	return nil, false
 }
 
 // rangeFailed is the parent's failure for a range run that ended without a
