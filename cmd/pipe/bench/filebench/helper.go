@@ -109,7 +109,7 @@ func workOne(ctx context.Context, pool *pgxpool.Pool) (helperReport, error) {
 	if err != nil {
 		return helperReport{}, err
 	}
-	d, err := work(ctx, pool, job, id)
+	d, err := work(ctx, pool, job, id, slots(os.Getenv(envInput)))
 	if err != nil {
 		return helperReport{}, err
 	}
@@ -120,17 +120,18 @@ func workOne(ctx context.Context, pool *pgxpool.Pool) (helperReport, error) {
 	return rep, nil
 }
 
-// enqueue enqueues one run of the stock job named.
-func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) (pipeline.Registrable, string, error) {
+// enqueue enqueues one run of the stock job named; a parallel import
+// answers its range job too.
+func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) ([]pipeline.Registrable, string, error) {
 	switch name {
 	case importrows.TableJobName:
 		var in importrows.FileImport
 		if err := json.Unmarshal(raw, &in); err != nil {
 			return nil, "", err
 		}
-		job := importrows.TableJob()
-		res, err := job.Enqueue(ctx, pool, in)
-		return job, res.ID, err
+		jobs := importrows.TableJobs()
+		res, err := jobs.Import.Enqueue(ctx, pool, in)
+		return jobs.All(), res.ID, err
 	case exportrows.TableJobName:
 		var in exportrows.TableExport
 		if err := json.Unmarshal(raw, &in); err != nil {
@@ -138,18 +139,30 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) (
 		}
 		job := exportrows.TableJob()
 		res, err := job.Enqueue(ctx, pool, in)
-		return job, res.ID, err
+		return []pipeline.Registrable{job}, res.ID, err
 	}
 	return nil, "", fmt.Errorf("no stock job %q", name)
 }
 
-// work runs one worker slot until the run settles.
-func work(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, id string) (*pipeline.RunDetail, error) {
-	reg, err := pipeline.NewRegistry(job)
+// slots answers the worker slots a helper's run takes: one, or for a
+// parallel import one a range besides the parent's.
+func slots(raw string) int {
+	var in struct {
+		Limits struct {
+			Parallel int `json:"parallel"`
+		} `json:"limits"`
+	}
+	_ = json.Unmarshal([]byte(raw), &in)
+	return max(1, in.Limits.Parallel+1)
+}
+
+// work runs slots worker slots until the run settles.
+func work(ctx context.Context, pool *pgxpool.Pool, jobs []pipeline.Registrable, id string, slots int) (*pipeline.RunDetail, error) {
+	reg, err := pipeline.NewRegistry(jobs...)
 	if err != nil {
 		return nil, err
 	}
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{"pipe": 1},
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg, Queues: map[string]int{"pipe": slots},
 		PollInterval: 5 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
