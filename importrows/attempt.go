@@ -47,8 +47,10 @@ func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In], rng *Rang
 		a.close()
 		return nil, reportErr(err, a.sink.Prefix, "its bucket")
 	}
-	// A killed attempt's report part can have been left half-written.
-	if _, err := a.errs.SweepTemporary(ctx, a.errorPrefix()+"/"); err != nil {
+	// A killed attempt's report part can have been left half-written. Only
+	// the attempt's own parts are swept: a parallel import's ranges write
+	// theirs under its run's folder while it runs.
+	if _, err := a.errs.SweepTemporary(ctx, a.errorPrefix()+"/errors-"); err != nil {
 		a.close()
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package importrows_test
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -143,5 +145,44 @@ func TestParallelParquetEqualsSequential(t *testing.T) {
 	seqRep, parRep := readReport(t, b, seq.RunID), readAllReport(t, b, par.RunID)
 	if parRes.Rows != seqRes.Rows || parRes.Refused == 0 || fmt.Sprint(seqRep) != fmt.Sprint(parRep) {
 		t.Fatalf("parallel %+v %v, sequential %+v %v", parRes, parRep, seqRes, seqRep)
+	}
+}
+
+// TestParallelParentSweepsOnlyItsOwnParts: a parallel import's parent
+// sweeps its own half-written report parts when an attempt starts (each
+// look after a wait is one), never a range's, whose writes are in flight
+// under the parent's folder.
+func TestParallelParentSweepsOnlyItsOwnParts(t *testing.T) {
+	b := setup(t, itemsDDL)
+	jobs, err := importrows.NewJobs(fileKey, parallelOptions("test.par", "par", 2, "id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := b.put(t, "items.csv", misleadingCSV(3000))
+	runID := "0190c6f0-7a36-7cc1-a3f2-5e0c2b7d9a11"
+	res, err := jobs.Import.Enqueue(t.Context(), b.pool, in, pipeline.EnqueueOptions{RunID: runID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(b.dir, "errors", runID)
+	own := filepath.Join(dir, "errors-00000.ndjson.17f1c2a3b4c5d6e7.tmp")
+	ranges := filepath.Join(dir, "range-00099", "errors-00000.ndjson.17f1c2a3b4c5d6e7.tmp")
+	for _, p := range []string{own, ranges} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startWorker(t, b.pool, jobs.All()...)
+	if d := awaitSettled(t, b.pool, res.ID); d.State != "done" {
+		t.Fatalf("%s %+v", d.State, d.LastError)
+	}
+	if _, err := os.Stat(own); !os.IsNotExist(err) {
+		t.Fatalf("the parent's own temporary part was not swept: %v", err)
+	}
+	if _, err := os.Stat(ranges); err != nil {
+		t.Fatalf("the parent swept a range's temporary part: %v", err)
 	}
 }
