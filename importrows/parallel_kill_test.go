@@ -85,6 +85,10 @@ func TestSIGKILLOfAWorkerHoldingARangeResumesIt(t *testing.T) {
 	if resumed == 0 {
 		t.Fatal("no range was resumed after the kill")
 	}
+	all, err := pipeline.NewAdmin(pool).List(ctx, pipeline.ListFilter{Name: "kill.ranges.range"})
+	if err != nil || len(all.Jobs) != 2 {
+		t.Fatalf("%d range runs (%v): the resumed parent enqueued again", len(all.Jobs), err)
+	}
 	cleanRun, _ := run(t, pool, killJob("clean"), fileIn{Bucket: in.Bucket, Key: in.Key, Run: "clean"})
 	if cleanRun.State != "done" {
 		t.Fatalf("clean import %s", cleanRun.State)
