@@ -94,6 +94,9 @@ func TestParallelCSVEqualsSequential(t *testing.T) {
 	seqRes, parRes, par, seqRep, parRep := importBoth(t, b, "items.csv", data, 4, "id")
 	assertRanges(t, par, 4)
 	assertSameTables(t, b)
+	if !strings.Contains(string(par.Progress), "4 of 4 ranges done") {
+		t.Fatalf("the parent's progress %s does not count the ranges done", par.Progress)
+	}
 	if parRes.Rows != seqRes.Rows || parRes.Refused != seqRes.Refused || parRes.Refused == 0 || parRes.Bytes != seqRes.Bytes {
 		t.Fatalf("parallel %+v, sequential %+v", parRes, seqRes)
 	}
