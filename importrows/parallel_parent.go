@@ -41,6 +41,7 @@ func (a *attempt[In]) parallel(ctx context.Context) (Result, bool, error) {
 		failed = errTooManyErrors(a.maxRowErrors())
 	}
 	if failed != nil {
+		cancelRanges(ctx, ids)
 		a.dropStages(ctx, len(marks))
 		return Result{}, true, failed
 	}
@@ -205,6 +206,17 @@ func lookAt(ctx context.Context, ids []string) (rangesLook, error) {
 		}
 	}
 	return l, nil
+}
+
+// cancelRanges cancels the range runs still live once the import has
+// failed, as far as it can: their rows can no longer make the import's.
+func cancelRanges(ctx context.Context, ids []string) {
+	admin := pipeline.NewAdmin(pipeline.Pool(ctx))
+	for _, id := range ids {
+		if d, err := admin.Show(ctx, id); err == nil && d.State.Live() {
+			_ = admin.Cancel(ctx, id, "the parallel import failed")
+		}
+	}
 }
 
 // rangeResult answers a range run's result once its rows are written: its
