@@ -28,9 +28,10 @@ import (
 //     file's; a killed child resumes its range. Its refused rows go to
 //     <Prefix>/<parent run id>/range-NNNNN/errors-NNNNN.ndjson: one report
 //     under the parent's run, its parts in file order.
-//   - The parent looks at its children in a step, then sleeps
-//     (pipeline.Sleep) before it looks again: a sleeping run frees its
-//     worker's slot for the children, where a polling one would hold it.
+//   - The parent looks at its children in a step, then waits for a range's
+//     done event (pipeline.WaitForEvent, a timeout as the backstop) before
+//     it looks again: a waiting run frees its worker's slot for the
+//     children, where a polling one would hold it.
 //   - Without a key, each child COPYs into the table. With a key, each
 //     child COPYs into a staging table of its own, every row with its line;
 //     once all are done the parent upserts the ranges in file order, the
