@@ -27,13 +27,18 @@ type attempt[In any] struct {
 	lim    Limits
 	// copyBuf is the COPY chunk every page of the attempt reuses.
 	copyBuf []byte
+	// rng is the range a child run of a parallel import reads (nil: the
+	// whole file; see parallel.go).
+	rng *RangeRun[In]
 }
 
-func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
+// open opens an attempt of a run, or of a range run (rng not nil).
+func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In], rng *RangeRun[In]) (*attempt[In], error) {
 	a, err := im.openSource(ctx, r)
 	if err != nil {
 		return nil, err
 	}
+	a.rng = rng
 	if _, err := blob.JoinKey(a.sink.Prefix, r.RunID); err != nil {
 		a.close()
 		return nil, err
@@ -42,8 +47,10 @@ func (im *importer[In]) open(ctx context.Context, r *pipeline.Run[In]) (*attempt
 		a.close()
 		return nil, reportErr(err, a.sink.Prefix, "its bucket")
 	}
-	// A killed attempt's report part can have been left half-written.
-	if _, err := a.errs.SweepTemporary(ctx, a.errorPrefix()+"/"); err != nil {
+	// A killed attempt's report part can have been left half-written. Only
+	// the attempt's own parts are swept: a parallel import's ranges write
+	// theirs under its run's folder while it runs.
+	if _, err := a.errs.SweepTemporary(ctx, a.errorPrefix()+"/errors-"); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -203,6 +210,10 @@ func (a *attempt[In]) pageStep(ctx context.Context, page int, cur cursor) (curso
 }
 
 func (a *attempt[In]) errorPrefix() string {
+	if a.rng != nil {
+		k, _ := blob.JoinKey(a.sink.Prefix, a.rng.Parent, rangeName(a.rng.Index))
+		return k
+	}
 	k, _ := blob.JoinKey(a.sink.Prefix, a.run.RunID)
 	return k
 }

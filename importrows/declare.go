@@ -31,6 +31,9 @@ func (o Options[In]) withDefaults(key func(In) string) (Options[In], error) {
 	add(o.MaxRecordBytes < 0 || o.MaxRecordBytes > MaxRecordBytesLimit, "MaxRecordBytes is not from 0 (the default) to 64 MiB")
 	add(o.MaxRowErrors != nil && *o.MaxRowErrors < 0, "MaxRowErrors is negative")
 	add(o.Batch < 0, "Batch is negative")
+	add(o.Parallel < 0 || o.Parallel > MaxParallel, "Parallel is not from 0 to 1000")
+	add(o.RangeBytes < 0, "RangeBytes is negative")
+	add(o.Parallel > 1 && o.Handle != nil, "Parallel is for an import Into a table")
 	faults = append(faults, o.Decoding.faults()...)
 	faults = append(faults, columnFaults(o.Columns, o.Types)...)
 	if len(faults) > 0 {
@@ -53,6 +56,9 @@ func (o Options[In]) defaulted() Options[In] {
 	}
 	if o.Batch == 0 {
 		o.Batch = DefaultBatch
+	}
+	if o.RangeBytes == 0 {
+		o.RangeBytes = DefaultRangeBytes
 	}
 	return o
 }

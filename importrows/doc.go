@@ -35,6 +35,14 @@
 // to 1 GiB, MaxRecordBytes at most 64 MiB) X_JOB_INPUT_INVALID, before
 // anything is read.
 //
+// With Options.Parallel over 1 (declared by [NewJobs], whose range job a
+// worker registers beside the import), a large plain-text or Parquet file
+// is cut into ranges at record starts found by the splitter itself, and
+// each range is a child run of its own; the parent waits for them and
+// answers one result equal to the sequential import's, the last
+// occurrence of a key winning through per-range staging tables merged in
+// file order (see parallel.go).
+//
 // Memory is a page, not the file — less, in fact: a page is read and
 // scanned in 1 MiB chunks, into one buffer that lives outside the Go heap
 // and is reused by every page of an attempt.

@@ -33,6 +33,7 @@ type heldRows struct {
 type heldRow struct {
 	line, off int64
 	fields    []heldField
+	ordinal   bool // the line is written as a last field (copySink.line)
 }
 
 type heldField struct {
@@ -138,6 +139,9 @@ func (r heldRow) encode(dst []byte, cols []column, read []*string) ([]byte, stri
 			return dst, cols[i].name
 		}
 		dst, _ = textType.AppendCSV(dst, coerce.Cell{Kind: coerce.String, Bytes: []byte(*v)})
+	}
+	if r.ordinal {
+		dst = strconv.AppendInt(append(dst, ','), r.line, 10)
 	}
 	return append(dst, '\n'), ""
 }

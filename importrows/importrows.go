@@ -14,6 +14,9 @@ import (
 // input, a required argument as in [pipeline.NewJob]: while a run of the
 // same key is live, an enqueue answers it.
 func New[In any](key func(In) string, o Options[In]) (*pipeline.Job[In, Result], error) {
+	if err := refuseParallel(o.Name, o.Parallel); err != nil {
+		return nil, err
+	}
 	im, err := newImporter(key, o)
 	if err != nil {
 		return nil, err
@@ -43,13 +46,16 @@ func MustNew[In any](key func(In) string, o Options[In]) *pipeline.Job[In, Resul
 // importer is one declared import; run is its body.
 type importer[In any] struct {
 	o Options[In]
+	// ranges is the range job of a parallel import (nil: declared by New,
+	// every run reads its whole file).
+	ranges *pipeline.Job[RangeRun[In], Result]
 }
 
 // run plans the import, then works the pages until the file ends. Each page
 // is one step; a resumed run replays the pages it finished and goes on from
 // the next checkpoint.
 func (im *importer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, error) {
-	a, err := im.open(ctx, r)
+	a, err := im.open(ctx, r, nil)
 	if err != nil {
 		return Result{}, err
 	}
@@ -57,17 +63,30 @@ func (im *importer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 	if err := a.planStep(ctx); err != nil {
 		return Result{}, err
 	}
-	cur := cursor{Offset: a.plan.Start, Line: a.plan.Line}
+	if res, ok, err := a.parallel(ctx); ok || err != nil {
+		return res, err
+	}
+	cur, pages, err := a.pages(ctx, cursor{Offset: a.plan.Start, Line: a.plan.Line})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur), Pages: pages, ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}, nil
+}
+
+// pages works the pages from cur until the file (or the range) ends and
+// answers the last checkpoint and how many pages there were.
+func (a *attempt[In]) pages(ctx context.Context, cur cursor) (cursor, int, error) {
+	var err error
 	page := 0
 	for ; !cur.Done; page++ {
 		if cur, err = a.pageStep(ctx, page, cur); err != nil {
-			return Result{}, err
+			return cur, page, err
 		}
 		if err := pipeline.Progress(ctx, cur.Offset, a.progressTotal(), progressNote(cur)); err != nil {
-			return Result{}, err
+			return cur, page, err
 		}
 	}
-	return Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur), Pages: page, ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}, nil
+	return cur, page, nil
 }
 
 // cursor is a page step's checkpoint: where the next page begins and the

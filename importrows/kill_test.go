@@ -19,6 +19,8 @@ import (
 func TestMain(m *testing.M) {
 	fixtures.ChildMain(map[string]fixtures.ChildFunc{"import": func(ctx context.Context, pool *pgxpool.Pool) error {
 		return fixtures.WorkUntilKilled(ctx, pool, killJob("killed"))
+	}, "ranges": func(ctx context.Context, pool *pgxpool.Pool) error {
+		return fixtures.WorkUntilKilled(ctx, pool, killRanges().All()...)
 	}})
 	os.Exit(m.Run())
 }

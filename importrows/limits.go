@@ -14,13 +14,15 @@ const (
 	MinPageBytes        = 64 << 10
 	MaxPageBytes        = 1 << 30
 	MaxRecordBytesLimit = 64 << 20
+	// MaxParallel is the most ranges one import is split into.
+	MaxParallel = 1000
 )
 
 // limits answers the run's limits: the declaration's, with the input's
 // overrides.
 func (o *Options[In]) limits(in In) (Limits, error) {
 	l := Limits{PageBytes: o.PageBytes, MaxRecordBytes: o.MaxRecordBytes, MaxRowErrors: o.MaxRowErrors,
-		DecodeLimits: o.Decoding.defaulted()}
+		Parallel: o.Parallel, RangeBytes: o.RangeBytes, DecodeLimits: o.Decoding.defaulted()}
 	if o.LimitsOf == nil {
 		return l, nil
 	}
@@ -36,6 +38,12 @@ func (o *Options[In]) limits(in In) (Limits, error) {
 	}
 	if x.MaxRowErrors != nil {
 		l.MaxRowErrors = x.MaxRowErrors
+	}
+	if x.Parallel != 0 {
+		l.Parallel = x.Parallel
+	}
+	if x.RangeBytes != 0 {
+		l.RangeBytes = x.RangeBytes
 	}
 	l.DecodeLimits = l.DecodeLimits.over(x.DecodeLimits)
 	return l, nil
@@ -61,6 +69,12 @@ func (l Limits) faults() []string {
 	}
 	if l.MaxRecordBytes < 0 || l.MaxRecordBytes > MaxRecordBytesLimit {
 		faults = append(faults, fmt.Sprintf("the record limit %d is out of range (1 byte to 64 MiB)", l.MaxRecordBytes))
+	}
+	if l.Parallel < 0 || l.Parallel > MaxParallel {
+		faults = append(faults, fmt.Sprintf("parallel %d is out of range (0 to %d)", l.Parallel, MaxParallel))
+	}
+	if l.RangeBytes < 0 {
+		faults = append(faults, fmt.Sprintf("the range bytes %d are negative", l.RangeBytes))
 	}
 	if l.MaxRowErrors != nil && *l.MaxRowErrors < 0 {
 		faults = append(faults, fmt.Sprintf("the refused rows tolerated (%d) are negative", *l.MaxRowErrors))

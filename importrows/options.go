@@ -13,6 +13,7 @@ const (
 	DefaultMaxRecordBytes = 64 << 10
 	DefaultMaxRowErrors   = 1000
 	DefaultBatch          = 500
+	DefaultRangeBytes     = 32 << 20
 )
 
 // Options declare an import. Each field's comment gives its default; a fault
@@ -66,9 +67,21 @@ type Options[In any] struct {
 	// compressed file, a zstd window, a Parquet page's memory. Each zero
 	// field takes its default (see [DecodeLimits]).
 	Decoding DecodeLimits
+	// Parallel is how many ranges a text file (CSV or NDJSON, plain UTF-8)
+	// or row groups of a Parquet file are split into, each imported by a
+	// child run of its own on whichever worker claims it, the parent run
+	// waiting for them and answering one result (see parallel.go). A file
+	// is split only into ranges of at least RangeBytes. 0 or 1: one run
+	// reads the whole file (the default). More than 1 needs the range job:
+	// declare with [NewJobs] and register both jobs; [New] refuses it. An
+	// import into a table only (a Handle reads the file in one run).
+	Parallel int
+	// RangeBytes is the least a range of a parallel import holds. Default
+	// 32 MiB.
+	RangeBytes int64
 	// LimitsOf answers per-run overrides of PageBytes, MaxRecordBytes,
-	// MaxRowErrors and Decoding (the CLI passes its flags through it).
-	// Nil: none.
+	// MaxRowErrors, Parallel, RangeBytes and Decoding (the CLI passes its
+	// flags through it). Nil: none.
 	LimitsOf func(In) Limits
 	// Job are the job options (queue, tenant, retry, timeout...).
 	Job pipeline.JobOptions[In, Result]
@@ -80,6 +93,10 @@ type Limits struct {
 	PageBytes      int64 `json:"pageBytes,omitempty"`
 	MaxRecordBytes int   `json:"maxRecordBytes,omitempty"`
 	MaxRowErrors   *int  `json:"maxRowErrors,omitempty"`
+	// Parallel and RangeBytes are as in [Options]; Parallel 1 turns a
+	// declared parallel import off for the run.
+	Parallel   int   `json:"parallel,omitempty"`
+	RangeBytes int64 `json:"rangeBytes,omitempty"`
 	DecodeLimits
 }
 

@@ -73,7 +73,7 @@ func (a *attempt[In]) parquetRows(ctx context.Context, cur cursor, rows *pageRow
 	}
 	next.Offset = int64(group + 1)
 	next.Rows, next.Refused = cur.Rows+rows.rows, cur.Refused+rows.refused
-	next.Done = next.Offset >= int64(a.plan.RowGroups)
+	next.Done = next.Offset >= a.textEnd()
 	return next, nil
 }
 

@@ -35,9 +35,10 @@ type report struct {
 	done chan error
 }
 
-// reportKey answers the key of page's part under the run's prefix.
-func reportKey(prefix, runID string, page int) (string, error) {
-	return blob.JoinKey(prefix, runID, fmt.Sprintf("errors-%05d.ndjson", page))
+// reportKey answers the key of page's part under the run's prefix
+// (<Prefix>/<runId>, or a range's folder in it).
+func reportKey(runPrefix string, page int) (string, error) {
+	return blob.JoinKey(runPrefix, fmt.Sprintf("errors-%05d.ndjson", page))
 }
 
 // add appends a refusal, starting the upload at the first one.

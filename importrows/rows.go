@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
@@ -106,6 +107,9 @@ type copySink struct {
 	// starts and asks are the current row's field offsets in buf and the
 	// index of each field's value in held (-1: coerced here).
 	starts, asks []int
+	// line appends each row's line as a last field: the file order of a
+	// parallel import's staged rows (see parallel_stage.go).
+	line bool
 }
 
 const copyChunk = 256 << 10
@@ -142,6 +146,9 @@ func (s *copySink) row(_ context.Context, cells []coerce.Cell, line, off int64) 
 		s.hold(mark, line, off)
 		return "", codeHeld, nil
 	}
+	if s.line {
+		s.buf = strconv.AppendInt(append(s.buf, ','), line, 10)
+	}
 	s.buf = append(s.buf, '\n')
 	if len(s.buf) < copyChunk {
 		return "", "", nil
@@ -162,7 +169,7 @@ func (s *copySink) asked() int {
 
 // hold moves the current row, from mark in buf, into the held rows.
 func (s *copySink) hold(mark int, line, off int64) {
-	r := heldRow{line: line, off: off, fields: make([]heldField, len(s.starts))}
+	r := heldRow{line: line, off: off, fields: make([]heldField, len(s.starts)), ordinal: s.line}
 	for i, start := range s.starts {
 		end := len(s.buf)
 		if i+1 < len(s.starts) {

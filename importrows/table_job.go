@@ -51,9 +51,23 @@ type FileImport struct {
 
 // TableJob answers the stock import job, pipe.import, that `pipe import`
 // enqueues and `pipe worker` runs: each run imports the file its input
-// names into the table it names, with the table writer.
+// names into the table it names, with the table writer. Declared alone, it
+// reads every file in one run, whatever its input's Limits.Parallel: a
+// worker that runs parallel imports registers [TableJobs].
 func TableJob() *pipeline.Job[FileImport, Result] {
 	return MustNew(FileImport.key, tableOptions())
+}
+
+// TableJobs answers the stock import job with its range job,
+// pipe.import.range: a run whose input's Limits.Parallel is over 1 (`pipe
+// import --parallel N`) imports a file of at least two ranges by ranges.
+// `pipe worker` registers both.
+func TableJobs() Jobs[FileImport] {
+	j, err := NewJobs(FileImport.key, tableOptions())
+	if err != nil {
+		panic(err)
+	}
+	return j
 }
 
 // tableOptions declare the stock import, for [TableJob] and [Check].

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -38,7 +40,7 @@ func (a *attempt[In]) decoder() rowDecoder {
 
 // newPageRows prepares one page's row accounting and its report part.
 func (a *attempt[In]) newPageRows(page int, cur cursor, sink rowSink) (*pageRows, error) {
-	key, err := reportKey(a.sink.Prefix, a.run.RunID, page)
+	key, err := reportKey(a.errorPrefix(), page)
 	if err != nil {
 		return nil, err
 	}
@@ -66,13 +68,15 @@ func (a *attempt[In]) scanText(ctx context.Context, cur cursor, rows *pageRows) 
 	sp := a.splitter()
 	fn := func(rec []byte, off, line int64) error { return rows.record(ctx, rec, off, line) }
 	end := cur.Offset + int64(a.window())
+	limit := a.textEnd()
 	next := cur
 	for {
 		start := next.Offset
-		data, eof, err := a.text.read(ctx, start, int(min(int64(a.readChunk()), end-start)))
+		data, eof, err := a.text.read(ctx, start, int(min(int64(a.readChunk()), end-start, limit-start)))
 		if err != nil {
 			return cur, err
 		}
+		eof = eof || start+int64(len(data)) >= limit
 		consumed, lines, err := sp.Scan(data, start, next.Line, eof, fn)
 		if err != nil {
 			return cur, err
@@ -175,6 +179,9 @@ func (a *attempt[In]) settleReport(rep *report, err error) error {
 }
 
 func (a *attempt[In]) tableWriter() *tableWriter {
+	if a.rng != nil && a.rng.Stage != "" {
+		return &tableWriter{table: a.rng.Stage, columns: append(slices.Clip(a.plan.Columns), lineColumn)}
+	}
 	return &tableWriter{table: a.plan.Table, columns: a.plan.Columns, key: a.plan.Key}
 }
 
@@ -207,5 +214,18 @@ func (a *attempt[In]) copySink() *copySink {
 	if a.copyBuf == nil {
 		a.copyBuf = make([]byte, 0, copyChunk+DefaultMaxRecordBytes)
 	}
-	return &copySink{cols: a.cols, buf: a.copyBuf[:0]}
+	return &copySink{cols: a.cols, buf: a.copyBuf[:0], line: a.rng != nil && a.rng.Stage != ""}
+}
+
+// textEnd answers where the run's reading ends: its range's end in a child
+// run of a parallel import; else the last row group of a Parquet file, or
+// nowhere before the text's end.
+func (a *attempt[In]) textEnd() int64 {
+	switch {
+	case a.rng != nil:
+		return a.rng.End
+	case a.plan.Format == Parquet:
+		return int64(a.plan.RowGroups)
+	}
+	return math.MaxInt64
 }

@@ -56,6 +56,30 @@ func TestBenchImportReportsTheImportsOwnMemory(t *testing.T) {
 	wantError(t, b.pipe(t, "bench", "import", "--page-bytes", "1024"), 2, "X_CONFIG_INVALID")
 }
 
+// pipe bench import --parallel 2 also times one plain COPY and the import
+// by two ranges, with its helper's memory.
+func TestBenchImportParallel(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	r := b.pipe(t, "bench", "import", "--rows", "3000", "--page-bytes", "65536", "--skip-anchor", "--parallel", "2")
+	wantOK(t, r)
+	if !strings.Contains(r.stdout, "copy (one plain COPY, no key): ") || !strings.Contains(r.stdout, "import --parallel 2: 3000 rows in ") {
+		t.Fatalf("bench printed:\n%s", r.stdout)
+	}
+	type result struct {
+		Parallel float64 `json:"parallelSeconds"`
+		Copy     float64 `json:"copySeconds"`
+		Memory   memory  `json:"parallelMemory"`
+	}
+	j := b.pipe(t, "bench", "import", "--rows", "2000", "--page-bytes", "65536", "--skip-anchor", "--parallel", "2", "--json")
+	wantOK(t, j)
+	res := decodeLoose[result](t, j.stdout)
+	if res.Parallel <= 0 || res.Copy <= 0 {
+		t.Fatalf("bench import --parallel --json = %+v", res)
+	}
+	wantMemory(t, "parallel import", res.Memory)
+}
+
 // pipe bench export reports each of its five runs' peak beside an idle
 // pipe's, and the highest of them; one of them reads 2 ranges in parallel.
 func TestBenchExportReportsEachRunsOwnMemory(t *testing.T) {

@@ -36,6 +36,7 @@ func importCommand(env pipecli.Env) *cobra.Command {
 	fl.StringVar(&o.File, "file", "", "import this orders CSV instead of generating one")
 	fl.Int64Var(&o.PageBytes, "page-bytes", 0, "the import's page size (default 8 MiB)")
 	fl.BoolVar(&o.SkipAnchor, "skip-anchor", false, "skip the copy+upsert anchor")
+	fl.IntVar(&o.Parallel, "parallel", 1, "also time the import by N ranges (N worker slots beside the parent's, one helper) and one plain COPY")
 	return c
 }
 

@@ -17,8 +17,8 @@ type importFlags struct {
 	quotes                                                 string
 	settings                                               importrows.Settings
 	key, columns                                           []string
-	maxRowErrors                                           int
-	pageBytes                                              int64
+	maxRowErrors, parallel                                 int
+	pageBytes, rangeBytes                                  int64
 	decode                                                 importrows.DecodeLimits
 	wait                                                   bool
 }
@@ -69,7 +69,9 @@ func (a *app) importCommand() *cobra.Command {
 	fl.Int64Var(&f.decode.MaxWindowBytes, "max-window-bytes", importrows.DefaultMaxWindowBytes, "refuse a zstd window (the decoder's memory) larger than this (at most 2 GiB)")
 	fl.Int64Var(&f.decode.MaxParquetPageBytes, "max-parquet-page-bytes", importrows.DefaultMaxParquetPageBytes, "refuse a Parquet page that needs more memory than this")
 	fl.Int64Var(&f.decode.MaxParquetMemory, "max-parquet-memory", importrows.DefaultMaxParquetMemory, "refuse a Parquet row group whose open pages need more memory than this")
-	fl.BoolVar(&f.wait, "wait", false, "run the import in this process and wait for it")
+	fl.IntVar(&f.parallel, "parallel", 1, "split a file of at least two ranges (32 MiB each, --range-bytes) into at most N ranges, each imported by a run of its own on any worker; 1: one run reads the whole file")
+	fl.Int64Var(&f.rangeBytes, "range-bytes", importrows.DefaultRangeBytes, "the least a range of a --parallel import holds")
+	fl.BoolVar(&f.wait, "wait", false, "run the import in this process and wait for it (with --parallel N, N ranges at a time)")
 	_ = c.MarkFlagRequired("into")
 	return c
 }
@@ -108,6 +110,15 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 		Delimiter: f.delimiter, Quotes: importrows.Quotes(f.quotes), Settings: f.settings, Errors: errs,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
 	}
+	if f.parallel > 1 {
+		in.Limits.Parallel, in.Limits.RangeBytes = f.parallel, f.rangeBytes
+	}
+	if f.parallel < 1 || f.parallel > importrows.MaxParallel {
+		return in, usageError(c, "--parallel is not from 1 to %d", importrows.MaxParallel)
+	}
+	if f.rangeBytes < 1 {
+		return in, usageError(c, "--range-bytes is not 1 or more")
+	}
 	if f.maxRowErrors < 0 {
 		return in, usageError(c, "--max-row-errors is negative")
 	}
@@ -121,7 +132,13 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 // when it is refused), then enqueues or works the run. A run that
 // completed with refused rows exits [exitRefused].
 func (a *app) runImport(c *cobra.Command, in importrows.FileImport, wait bool) error {
-	out, err := checkAndRun(a, c, importrows.TableJob(), importrows.Check, in, wait, importLine)
+	var out importrows.Result
+	var err error
+	if wait && in.Limits.Parallel > 1 {
+		out, err = a.runParallelImport(c, in)
+	} else {
+		out, err = checkAndRun(a, c, importrows.TableJob(), importrows.Check, in, wait, importLine)
+	}
 	if err == nil && out.Refused > 0 {
 		return exitStatus(exitRefused)
 	}

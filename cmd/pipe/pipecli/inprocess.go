@@ -19,7 +19,13 @@ const inProcessPoll = 100 * time.Millisecond
 // settles, calling watch with the run at each look (for a progress bar),
 // and answers the settled run. The worker is drained before it returns.
 func (a *app) workInProcess(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, queue string, slots int, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
-	reg, err := pipeline.NewRegistry(job)
+	return a.workJobsInProcess(ctx, pool, []pipeline.Registrable{job}, queue, slots, id, watch)
+}
+
+// workJobsInProcess is workInProcess with jobs registered: a parallel
+// import's parent and its range runs.
+func (a *app) workJobsInProcess(ctx context.Context, pool *pgxpool.Pool, jobs []pipeline.Registrable, queue string, slots int, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
+	reg, err := pipeline.NewRegistry(jobs...)
 	if err != nil {
 		return nil, err
 	}

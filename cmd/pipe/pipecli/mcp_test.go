@@ -50,7 +50,7 @@ func TestMCPServesTheDevToolsOnStdio(t *testing.T) {
 	for _, m := range inspect.Jobs {
 		names = append(names, m.Name)
 	}
-	if got := strings.Join(names, " "); got != "demo.onboard pipe.export pipe.import pipe.maintain pipe.subject.erase pipe.subject.export pipe.views.refresh" {
+	if got := strings.Join(names, " "); got != "demo.onboard pipe.export pipe.import pipe.import.range pipe.maintain pipe.subject.erase pipe.subject.export pipe.views.refresh" {
 		t.Fatalf("jobs.inspect lists %q: not pipe's own jobs and the app's", got)
 	}
 	var depth devtools.DepthResult
@@ -95,7 +95,7 @@ func TestJobsManifestListsEveryJobsOwnDescribe(t *testing.T) {
 			}
 		}
 	}
-	if !found || len(rows) != 6 {
+	if !found || len(rows) != 7 {
 		t.Fatalf("manifest rows %d, the app's job found %v", len(rows), found)
 	}
 	text := execute(t.Context(), opts, "jobs", "manifest")

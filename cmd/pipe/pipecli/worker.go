@@ -135,8 +135,8 @@ func (a *app) registry() (*pipeline.Registry, error) {
 // stockJobs are the jobs every pipe runs: the ones its commands enqueue,
 // the exports reading their rows on replica when there is one.
 func stockJobs(replica *pgxpool.Pool) []pipeline.Registrable {
-	return []pipeline.Registrable{importrows.TableJob(), exportrows.TableJobFromReplica(replica), subject.EraseJob(),
-		subject.ExportJobFromReplica(replica), views.RefreshJob()}
+	return append(importrows.TableJobs().All(), exportrows.TableJobFromReplica(replica), subject.EraseJob(),
+		subject.ExportJobFromReplica(replica), views.RefreshJob())
 }
 
 // logger answers the worker's logger: text on stderr, JSON with --json.

@@ -109,7 +109,7 @@ func workOne(ctx context.Context, pool *pgxpool.Pool) (helperReport, error) {
 	if err != nil {
 		return helperReport{}, err
 	}
-	d, err := work(ctx, pool, job, id)
+	d, err := work(ctx, pool, job, id, slots(os.Getenv(envInput)))
 	if err != nil {
 		return helperReport{}, err
 	}
@@ -120,21 +120,18 @@ func workOne(ctx context.Context, pool *pgxpool.Pool) (helperReport, error) {
 	return rep, nil
 }
 
-// enqueue enqueues one run of the stock job named.
-// slots is the helper worker's slots: one, or a parallel export's parent's
-// and one a range.
-var slots = 1
-
-func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) (pipeline.Registrable, string, error) {
+// enqueue enqueues one run of the stock job named; a parallel import
+// answers its range job too.
+func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) ([]pipeline.Registrable, string, error) {
 	switch name {
 	case importrows.TableJobName:
 		var in importrows.FileImport
 		if err := json.Unmarshal(raw, &in); err != nil {
 			return nil, "", err
 		}
-		job := importrows.TableJob()
-		res, err := job.Enqueue(ctx, pool, in)
-		return job, res.ID, err
+		jobs := importrows.TableJobs()
+		res, err := jobs.Import.Enqueue(ctx, pool, in)
+		return jobs.All(), res.ID, err
 	case exportrows.TableJobName:
 		var in exportrows.TableExport
 		if err := json.Unmarshal(raw, &in); err != nil {
@@ -142,15 +139,27 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, name string, raw []byte) (
 		}
 		job := exportrows.TableJob()
 		res, err := job.Enqueue(ctx, pool, in)
-		slots = max(1, in.Parallel+1) // the parent and a slot a range
-		return job, res.ID, err
+		return []pipeline.Registrable{job}, res.ID, err
 	}
 	return nil, "", fmt.Errorf("no stock job %q", name)
 }
 
-// work runs one worker slot until the run settles.
-func work(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, id string) (*pipeline.RunDetail, error) {
-	reg, err := pipeline.NewRegistry(job)
+// slots answers the worker slots a helper's run takes: one, or for a
+// parallel import or export one a range besides the parent's.
+func slots(raw string) int {
+	var in struct {
+		Parallel int `json:"parallel"` // an export's
+		Limits   struct {
+			Parallel int `json:"parallel"` // an import's
+		} `json:"limits"`
+	}
+	_ = json.Unmarshal([]byte(raw), &in)
+	return max(1, max(in.Parallel, in.Limits.Parallel)+1)
+}
+
+// work runs slots worker slots until the run settles.
+func work(ctx context.Context, pool *pgxpool.Pool, jobs []pipeline.Registrable, id string, slots int) (*pipeline.RunDetail, error) {
+	reg, err := pipeline.NewRegistry(jobs...)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,10 @@ type Options struct {
 	PageBytes int64
 	// SkipAnchor skips the copy+upsert anchor.
 	SkipAnchor bool
+	// Parallel, over 1, times the import by that many ranges too, with as
+	// many worker slots beside the parent's in one helper, and one plain
+	// COPY of the file. Default 1: not.
+	Parallel int
 }
 
 // Result is the figures of one Run.
@@ -46,6 +50,11 @@ type Result struct {
 	ImportSeconds float64 `json:"importSeconds"`
 	Pages         int     `json:"pages"`
 	Memory
+	// The parallel import's figures (Options.Parallel over 1): its time,
+	// its helper's memory, and one plain COPY's time.
+	ParallelSeconds float64 `json:"parallelSeconds,omitempty"`
+	ParallelMemory  *Memory `json:"parallelMemory,omitempty"`
+	CopySeconds     float64 `json:"copySeconds,omitempty"`
 }
 
 // Run measures the anchor, then the import, printing a line per figure to
@@ -69,7 +78,10 @@ func Run(ctx context.Context, pool *pgxpool.Pool, url string, o Options, out io.
 			return res, err
 		}
 	}
-	return res, measureImport(ctx, pool, url, path, o, &res, out)
+	if err := measureImport(ctx, pool, url, path, o, &res, out); err != nil || o.Parallel < 2 {
+		return res, err
+	}
+	return res, measureParallel(ctx, pool, url, path, o, &res, out)
 }
 
 // file answers the CSV to import: the given one, or a generated one that
