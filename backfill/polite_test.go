@@ -124,10 +124,12 @@ func TestTheBatchSizeMovesTowardItsTarget(t *testing.T) {
 	// Started at 2 (a batch of a few ms), it moves to the size that takes
 	// the target at the speed the batches run: about 50 rows at 1 ms a row,
 	// fewer on a loaded machine, where a row's sleep takes longer (CI once
-	// saw 11). So the next batch, at the last one's rate, takes about the
-	// target; one slow batch at the end moves it by at most the step's
-	// clamp, and a size stuck at 2 would take a quarter of it.
-	if took := time.Duration(float64(p.BatchSize) / p.Rate * float64(time.Second)); took < o.Target*2/5 || took > o.Target*5/2 {
+	// saw 11). So it has left 2, and the next batch, at the last one's
+	// rate, takes about the target: within a factor of four, since on a
+	// machine loaded to 10 and more one batch's rate swings by half or
+	// double (seen: 111 and 434 rows/s in two runs), and each moves the size
+	// by at most the step's clamp.
+	if took := time.Duration(float64(p.BatchSize) / p.Rate * float64(time.Second)); p.BatchSize <= 2 || took < o.Target/4 || took > o.Target*4 {
 		t.Fatalf("after %d batches the size is %d: at the last batch's %.0f rows/s it takes %s; want about the 50ms target",
 			p.Batches, p.BatchSize, p.Rate, took)
 	}
