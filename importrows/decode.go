@@ -3,6 +3,7 @@ package importrows
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
@@ -78,12 +79,17 @@ func (d *ndjsonDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, str
 	return dst, "", ""
 }
 
-// fieldName bounds a key from the file before it is reported.
+// fieldName bounds a key from the file before it is reported: 63 bytes at
+// most, cut where a character begins.
 func fieldName(k string) string {
-	if len(k) > 63 {
-		return k[:63]
+	if len(k) <= 63 {
+		return k
 	}
-	return k
+	n := 63
+	for n > 0 && !utf8.RuneStart(k[n]) {
+		n--
+	}
+	return k[:n]
 }
 
 // jsonCell reads one JSON value as a cell: a string unquoted, a number as

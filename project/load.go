@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -76,10 +77,14 @@ func Load(path string, opts ...Option) (*Project, error) {
 	return Declare(path, f, opts...)
 }
 
-// Decode decodes a project file strictly: an unknown field or trailing data
-// is an error.
+// Decode decodes a project file strictly: an unknown field, a key whose
+// case differs from its field's, or trailing data is an error.
 func Decode(r io.Reader) (File, error) {
-	dec := json.NewDecoder(r)
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return File{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var f File
 	if err := dec.Decode(&f); err != nil {
@@ -87,6 +92,13 @@ func Decode(r io.Reader) (File, error) {
 	}
 	if dec.More() {
 		return File{}, errors.New("data after the top-level object")
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return File{}, err
+	}
+	if err := exactKeys(v, reflect.TypeFor[File]()); err != nil {
+		return File{}, err
 	}
 	return f, nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/pipekit/pipe/project"
 )
 
-func compiledSchema(t *testing.T) *jsonschema.Schema {
+func compiledSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(project.SchemaJSON()))
 	if err != nil {
@@ -32,7 +32,7 @@ func compiledSchema(t *testing.T) *jsonschema.Schema {
 	return s
 }
 
-func schemaAccepts(t *testing.T, s *jsonschema.Schema, raw string) error {
+func schemaAccepts(t testing.TB, s *jsonschema.Schema, raw string) error {
 	t.Helper()
 	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
 	if err != nil {

@@ -26,9 +26,11 @@ var refusedPrefixes = []netip.Prefix{
 
 // refusedAddr answers why a delivery may not reach a, or "" when it may.
 // An IPv4-mapped or NAT64 address is judged by the IPv4 address it
-// carries.
+// carries. A zone is dropped first: netip's IsUnspecified and
+// Prefix.Contains are false for any zoned address, and [::%eth0] reaches
+// this host.
 func refusedAddr(a netip.Addr) string {
-	a = a.Unmap()
+	a = a.WithZone("").Unmap()
 	if a.Is6() && netip.MustParsePrefix("64:ff9b::/96").Contains(a) {
 		b := a.As16()
 		a = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})

@@ -2,11 +2,15 @@ package coerce
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pipekit/pipe/errcode"
 )
 
 // FuzzAppendCSV coerces arbitrary cells to every corpus type: no panic;
@@ -81,4 +85,87 @@ func fuzzInputs(t *testing.T) []string {
 		}
 	}
 	return out
+}
+
+// FuzzParseType: a type ParseType takes writes, as String, a spelling that
+// parses to the same type and keeps every number of the modifier given (a
+// numeric scale wrapped to 32 bits is refused, not taken as another); a
+// refusal is X_IMPORT_TABLE_INVALID.
+func FuzzParseType(f *testing.F) {
+	for _, s := range []string{"numeric(10,2)", "character varying(20)[]", "timestamp(3) with time zone", "int8", "character",
+		"bpchar", "decimal(10, 2)", "numeric(10,4294967298)", "time(7)", "varchar(0)", "numeric(1000,-1000)", "text[][]", "TIMESTAMPTZ ( 6 )"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		typ, err := ParseType(s)
+		if err != nil {
+			if errcode.CodeOf(err) != errcode.ImportTableInvalid {
+				t.Fatalf("%q: refusal coded %q", s, errcode.CodeOf(err))
+			}
+			return
+		}
+		again, err := ParseType(typ.String())
+		if err != nil || again != typ {
+			t.Fatalf("%q parses to %s, which parses to %s (%v)", s, typ, again, err)
+		}
+		given, _ := modifier(strings.ToLower(s))
+		written, _ := modifier(typ.String())
+		if len(given) > len(written) || !slices.Equal(given, written[:len(given)]) {
+			t.Fatalf("%q parses to %s: modifier %v written as %v", s, typ, given, written)
+		}
+	})
+}
+
+// modifier answers the integers between the parentheses of a type's
+// spelling.
+func modifier(s string) ([]int64, bool) {
+	open, end := strings.IndexByte(s, '('), strings.IndexByte(s, ')')
+	if open < 0 || end < open {
+		return nil, false
+	}
+	var out []int64
+	for _, f := range strings.Split(s[open+1:end], ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, true
+}
+
+// FuzzArrayLiteral: the literal ArrayLiteral writes for a JSON array is one
+// the array literal reader takes back unchanged, with as many top-level
+// elements as encoding/json finds.
+func FuzzArrayLiteral(f *testing.F) {
+	for _, s := range []string{`[1,"a b",null,true]`, `[[1,2],[3,4]]`, `["{\"x\":1}",{"y":[1]}]`, `[]`, `[[1],[2,3]]`, `["NULL","\\",""]`, `[" x ","é"]`} {
+		f.Add([]byte(s))
+	}
+	unknownArray := Type{base: unknown, array: true, mod: -1}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		lit, ok := ArrayLiteral(nil, Cell{Kind: JSON, Bytes: in})
+		if !ok {
+			return
+		}
+		var elems []json.RawMessage
+		if err := json.Unmarshal(in, &elems); err != nil {
+			t.Fatalf("%q is no JSON array (%v), yet written as %q", in, err, lit)
+		}
+		again, ok := unknownArray.appendArray(nil, Cell{Kind: String, Bytes: lit})
+		if !ok || !bytes.Equal(again, lit) {
+			t.Fatalf("%q written as %q, read back as %q (%v)", in, lit, again, ok)
+		}
+		e, _ := arrayElements(Cell{Kind: String, Bytes: lit})
+		n := 0
+		for {
+			_, more, ok := e.next(nil)
+			if !ok || !more {
+				break
+			}
+			n++
+		}
+		if n != len(elems) {
+			t.Fatalf("%q has %d elements, its literal %q %d", in, len(elems), lit, n)
+		}
+	})
 }

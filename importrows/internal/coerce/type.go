@@ -141,9 +141,12 @@ func (t *Type) setModifier(args []int) bool {
 	case numeric:
 		t.mod = int32(args[0])
 		if len(args) == 2 {
+			if args[1] < -1000 || args[1] > 1000 {
+				return false // checked before int32 cuts it into bounds
+			}
 			t.scale = int32(args[1])
 		}
-		return len(args) <= 2 && args[0] >= 1 && args[0] <= 1000 && t.scale >= -1000 && t.scale <= 1000
+		return len(args) <= 2 && args[0] >= 1 && args[0] <= 1000
 	case timestamptz, timestamp, timeOfDay:
 		t.mod = int32(args[0])
 		return len(args) == 1 && args[0] >= 0 && args[0] <= 6

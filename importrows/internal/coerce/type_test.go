@@ -57,6 +57,8 @@ func TestParseTypeRefuses(t *testing.T) {
 		"", "money", "point", "integer[][]", "int4range", "varchar(0)", "varchar(x)", "numeric(1001)",
 		"numeric(5,1001)", "numeric(1,2,3)", "timestamp(7)", "integer(3)", "text(1)", "uuid(", "time with time zone",
 		`"char"`, "interval",
+		// A scale past 32 bits was cut to one in bounds (found by FuzzParseType).
+		"numeric(10,4294967298)", "numeric(10,-4294967296)", "varchar(4294967297)", "timestamp(4294967296)",
 	} {
 		_, err := ParseType(in)
 		if !errors.Is(err, errcode.ImportTableInvalid) {
