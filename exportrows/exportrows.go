@@ -65,24 +65,35 @@ func (ex *exporter[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 	if err := a.planStep(ctx); err != nil {
 		return Result{}, err
 	}
-	var parts []Part
-	var cur cursor
-	for page := 0; !cur.Done; page++ {
-		if cur, err = a.pageStep(ctx, page, cur); err != nil {
-			return Result{}, err
-		}
-		if cur.Part != nil {
-			parts = append(parts, *cur.Part)
-		}
-		if err := pipeline.Progress(ctx, cur.Rows, 0, progressNote(cur)); err != nil {
-			return Result{}, err
-		}
+	parts, cur, err := a.pages(ctx, cursor{})
+	if err != nil {
+		return Result{}, err
 	}
 	key, err := a.manifestStep(ctx, parts, cur)
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes, Bucket: a.bucket.URL(), Manifest: key}, nil
+}
+
+// pages reads the export a page step at a time from cur until none is
+// left, reporting progress after each, and answers the parts written and
+// the last checkpoint.
+func (a *attempt[In]) pages(ctx context.Context, cur cursor) ([]Part, cursor, error) {
+	var parts []Part
+	var err error
+	for page := 0; !cur.Done; page++ {
+		if cur, err = a.pageStep(ctx, page, cur); err != nil {
+			return nil, cur, err
+		}
+		if cur.Part != nil {
+			parts = append(parts, *cur.Part)
+		}
+		if err := pipeline.Progress(ctx, cur.Rows, 0, progressNote(cur)); err != nil {
+			return nil, cur, err
+		}
+	}
+	return parts, cur, nil
 }
 
 // cursor is a page step's checkpoint: the last key read and the run's

@@ -25,18 +25,9 @@ func (ex *exporter[In]) runRange(ctx context.Context, r *pipeline.Run[In], rg *R
 	if err := a.checkParallel(); err != nil {
 		return Result{}, err
 	}
-	var parts []Part
-	cur := cursor{After: rg.After}
-	for page := 0; !cur.Done; page++ {
-		if cur, err = a.pageStep(ctx, page, cur); err != nil {
-			return Result{}, err
-		}
-		if cur.Part != nil {
-			parts = append(parts, *cur.Part)
-		}
-		if err := pipeline.Progress(ctx, cur.Rows, 0, progressNote(cur)); err != nil {
-			return Result{}, err
-		}
+	parts, cur, err := a.pages(ctx, cursor{After: rg.After})
+	if err != nil {
+		return Result{}, err
 	}
 	return Result{Rows: cur.Rows, Parts: cur.Parts, Bytes: cur.Bytes, Bucket: a.bucket.URL(), Objects: parts}, nil
 }
