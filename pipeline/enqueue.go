@@ -64,6 +64,7 @@ func (j *Job[In, Out]) Enqueue(ctx context.Context, db DB, in In, opts ...Enqueu
 			return EnqueueResult{}, err
 		}
 	}
+	noteSingle(ctx, j.spec.name)
 	res, err := j.enqueue(ctx, db, []In{in}, o, wakeAllowed)
 	if err != nil {
 		return EnqueueResult{}, err

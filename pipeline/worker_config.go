@@ -66,6 +66,11 @@ type WorkerConfig struct {
 	// Logger receives the worker's events (stable names such as
 	// jobs.lease.lost). Default slog.Default().
 	Logger *slog.Logger
+	// WatchWrites watches each run's body for enqueues in a loop
+	// ([WatchWrites]): the NPlusOneAt-th single Enqueue of one job in one
+	// run logs jobs.write.n_plus_one with X_N_PLUS_ONE_WRITE. For
+	// development: `pipe dev` sets it. Default off.
+	WatchWrites bool
 	// NoWake turns off the LISTEN wake: the worker only polls.
 	NoWake bool
 	// ListenConfig is where the LISTEN wake connects. Default: the pool's

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/pipekit/pipe/errcode"
 )
 
 // workerLog writes the worker's events under stable names (jobs.*), always
@@ -31,4 +33,14 @@ func (l *workerLog) settled(row *claimed, state string) {
 	}
 	l.info("jobs.run.settled", "job", row.name, "id", row.id.String(), "state", state,
 		"duration", time.Since(row.began).Round(time.Millisecond).String())
+}
+
+// nPlusOneLogger answers a WatchWrites report that logs a run's enqueues in
+// a loop.
+func (w *Worker) nPlusOneLogger(row *claimed) func(WriteFinding) {
+	return func(f WriteFinding) {
+		e, _ := errcode.As(f.Err)
+		w.log.warn("jobs.write.n_plus_one", "job", row.name, "id", row.id.String(), "enqueued", f.Job,
+			"count", f.Count, "code", string(errcode.NPlusOneWrite), "fix", e.Fix)
+	}
 }

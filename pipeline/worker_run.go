@@ -61,6 +61,9 @@ func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *
 		_, marked := rs.unwinding()
 		rs.replayOnly = marked || row.attempt > spec.retry.Attempts
 	}
+	if w.cfg.WatchWrites {
+		ctx = WatchWrites(ctx, w.nPlusOneLogger(row))
+	}
 	res, err := job.execute(withRun(ctx, rs), row)
 	rs.releaseHolds()
 	done <- outcome{result: res, err: err, rs: rs}

@@ -24,6 +24,8 @@ func (a *app) devCommand() *cobra.Command {
 			"`pipe worker` does. On a terminal a status line of queue depths and runs in flight is\n" +
 			"redrawn every second; otherwise a status line is printed every 5 s (a JSON object with\n" +
 			"--json). --config pipe.json adds the project file's rollups, view refreshes and tasks.\n" +
+			"A run that enqueues one job an input at a time in a loop (10 times) is warned of\n" +
+			"(jobs.write.n_plus_one, X_N_PLUS_ONE_WRITE): one EnqueueMany does it in one statement.\n" +
 			"The web console is served on --console-addr (127.0.0.1:8080; empty for none), read-only\n" +
 			"unless --allow-actions. Worker logs go to stderr.",
 		Args: noArgs,
@@ -64,7 +66,8 @@ func (a *app) devCommand() *cobra.Command {
 					defer func() { _ = shutdown() }()
 				}
 			}
-			cfg := pipeline.WorkerConfig{Registry: reg, Logger: a.logger()}
+			// dev watches each run for enqueues in a loop (X_N_PLUS_ONE_WRITE)
+			cfg := pipeline.WorkerConfig{Registry: reg, Logger: a.logger(), WatchWrites: true}
 			adm := pipeline.NewAdmin(pool)
 			return a.serve(c.Context(), pool, cfg, "", drain, func(ctx context.Context, s *service) {
 				line.run(ctx, func(ctx context.Context) devStatus { return readStatus(ctx, adm, s.worker) })
