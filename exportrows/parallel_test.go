@@ -134,9 +134,14 @@ func TestParallelExportSnapshotLost(t *testing.T) {
 	if d.State != "dead" || lastCode(d) != "X_EXPORT_SNAPSHOT_LOST" {
 		t.Fatalf("%s: %s; want dead with X_EXPORT_SNAPSHOT_LOST", d.State, lastError(d))
 	}
-	for _, id := range children { // cancelled, unless one finished first
-		if c := awaitSettled(t, b.pool, id); c.State != "cancelled" && c.State != "done" {
-			t.Errorf("range %s: %s (%s); want it cancelled with its parent", id, c.State, lastError(c))
+	// Every range settles: cancelled with its parent, done if it finished
+	// first, or dead with the same code if it met the lost snapshot before
+	// the parent's cancel reached it (a CI run saw that race).
+	for _, id := range children {
+		c := awaitSettled(t, b.pool, id)
+		lost := c.State == "dead" && lastCode(c) == "X_EXPORT_SNAPSHOT_LOST"
+		if c.State != "cancelled" && c.State != "done" && !lost {
+			t.Errorf("range %s: %s (%s); want it cancelled with its parent, done, or dead with X_EXPORT_SNAPSHOT_LOST", id, c.State, lastError(c))
 		}
 	}
 }
