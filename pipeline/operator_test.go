@@ -59,7 +59,12 @@ func TestWorkersListsLiveWorkersAndTheirRuns(t *testing.T) {
 		<-release
 		return 1, nil
 	})
-	w := startWorker(t, pool, pipeline.WorkerConfig{ID: "w-1", Heartbeat: 20 * time.Millisecond}, j)
+	// A heartbeat's announce is bounded by the heartbeat: at 20 ms, through
+	// the kit's PgBouncer on a loaded machine, every announce ran past it
+	// and the row was never renewed (a CI run's PgBouncer leg; reproduced
+	// on the code before this stop, one run in three). 250 ms is still
+	// forty renewals in the test's wait.
+	w := startWorker(t, pool, pipeline.WorkerConfig{ID: "w-1", Heartbeat: 250 * time.Millisecond}, j)
 	res, _ := j.Enqueue(ctx, pool, noInput{K: "a"})
 	<-started
 	deadline := time.Now().Add(10 * time.Second)
