@@ -79,17 +79,11 @@ func (ex *exporter[In]) runParallel(ctx context.Context, r *pipeline.Run[In], n 
 		return Result{}, errcode.New(errcode.JobInputInvalid, "export: %d ranges asked for; at most %d", n, MaxParallel).
 			WithFix(fmt.Sprintf("ask for 2 to %d ranges", MaxParallel))
 	}
-	a, err := ex.open(ctx, r)
+	a, err := ex.openParallel(ctx, r)
 	if err != nil {
 		return Result{}, err
 	}
 	defer a.close()
-	if err := a.planStep(ctx); err != nil {
-		return Result{}, err
-	}
-	if err := a.checkParallel(); err != nil {
-		return Result{}, err
-	}
 	snap, err := exportSnapshot(ctx, a.plan.Name)
 	if err != nil {
 		return Result{}, err

@@ -14,17 +14,11 @@ import (
 // A killed child resumes at its last checkpointed key, in the same
 // snapshot while its parent holds it.
 func (ex *exporter[In]) runRange(ctx context.Context, r *pipeline.Run[In], rg *Range) (Result, error) {
-	a, err := ex.open(ctx, r)
+	a, err := ex.openParallel(ctx, r)
 	if err != nil {
 		return Result{}, err
 	}
 	defer a.close()
-	if err := a.planStep(ctx); err != nil {
-		return Result{}, err
-	}
-	if err := a.checkParallel(); err != nil {
-		return Result{}, err
-	}
 	parts, cur, err := a.pages(ctx, cursor{After: rg.After})
 	if err != nil {
 		return Result{}, err
@@ -48,4 +42,23 @@ func (a *attempt[In]) sweepPrefix() string {
 		return ""
 	}
 	return "part-" + rangeTag(a.rng)
+}
+
+// openParallel opens an attempt of a parallel export's parent or range and
+// plans it, refusing what a parallel export cannot read; the caller closes
+// it.
+func (ex *exporter[In]) openParallel(ctx context.Context, r *pipeline.Run[In]) (*attempt[In], error) {
+	a, err := ex.open(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.planStep(ctx); err != nil {
+		a.close()
+		return nil, err
+	}
+	if err := a.checkParallel(); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
 }
