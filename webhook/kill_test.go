@@ -181,8 +181,24 @@ func TestARelayKilledMidBatchRedeliversItsStagedDeliveries(t *testing.T) {
 		t.Fatal(err)
 	}
 	if runs != 0 {
-		t.Fatalf("%d staged deliveries became runs; the endpoint took every one", runs)
+		t.Fatalf("%d staged deliveries became runs; the endpoint took every one (the ledger's attempts not delivered: %s)", runs, undelivered(t, ledger, name))
 	}
+}
+
+// undelivered summarises a job's ledger rows that are not delivered: how
+// many of each outcome, status and code, for a failure's message.
+func undelivered(t *testing.T, ledger *webhook.PGLedger, name string) string {
+	as, err := ledger.List(context.Background(), webhook.Filter{Limit: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, a := range as {
+		if a.Job == name && a.Outcome != webhook.Delivered {
+			n[fmt.Sprintf("%s/%d/%s after %d ms", a.Outcome, a.Status, a.Code, a.DurationMs)]++
+		}
+	}
+	return fmt.Sprint(n)
 }
 
 // killDB answers a database of the kill test's own, for its child
