@@ -10,3 +10,7 @@ func SetPurgeCountedBelow(t testing.TB, n float64) {
 	purgeCountedBelow = n
 	t.Cleanup(func() { purgeCountedBelow = was })
 }
+
+// ProbePooledWith is TransactionPooled with afterFirst run after the
+// probe's first read: a test's other client acts between its statements.
+var ProbePooledWith = probePooled

@@ -22,16 +22,34 @@ const poolerProbeWait = 2 * time.Second
 // that nothing of a session — a named prepared statement, a LISTEN, a
 // session advisory lock — outlives a transaction.
 //
-// It asks with two connections of its own: the first reads its server's
-// process id, then the second holds a transaction open and reads its own,
-// and the first reads again. Straight to PostgreSQL, or through a session
-// pooler, every client has a server of its own for as long as it is
-// connected, so the two ids differ and the first never changes. Through a
-// transaction pooler the second client is handed the server the first just
-// gave back (PgBouncer hands out the most recently used first), or the
-// first comes back on another one. The probe costs two connections and a
+// It asks with two connections of its own, a and b, in rounds: a reads its
+// server's process id, then b holds a transaction open and reads its own,
+// and a reads again. Straight to PostgreSQL, or through a session pooler,
+// every client has a server of its own for as long as it is connected, so
+// a's id never changes and b's is never a's. Through a transaction pooler
+// b is handed the server a just gave back (PgBouncer hands out the most
+// recently used first), or a comes back on another one. Another client
+// can hide both in one round — it takes the server a gave back and returns
+// it before a asks again, or a server it opened joins the pool — so a
+// round begins with a asking afresh, and the probe asks in up to
+// poolerProbeRounds rounds when the connection's cancel key does not name
+// its own server (PgBouncer and its kind answer a key of their own; the
+// server answers its process id). The probe costs two connections and a
 // few round trips, once, at start.
 func TransactionPooled(ctx context.Context, cfg *pgx.ConnConfig) (bool, error) {
+	return probePooled(ctx, cfg, nil)
+}
+
+// poolerProbeRounds bounds the rounds of a probe whose cancel key does not
+// name its server; directRounds those of one whose key does.
+const (
+	poolerProbeRounds = 20
+	directRounds      = 3
+)
+
+// probePooled is TransactionPooled; afterFirst, when not nil, runs after
+// a's first read (a test's other client, between the probe's statements).
+func probePooled(ctx context.Context, cfg *pgx.ConnConfig, afterFirst func()) (bool, error) {
 	a, err := pgx.ConnectConfig(ctx, probeConfig(cfg))
 	if err != nil {
 		return false, err
@@ -46,7 +64,20 @@ func TransactionPooled(ctx context.Context, cfg *pgx.ConnConfig) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for range 3 {
+	rounds := poolerProbeRounds
+	if a.PgConn().PID() == first {
+		rounds = directRounds
+	}
+	if afterFirst != nil {
+		afterFirst()
+	}
+	for i := range rounds {
+		if i > 0 {
+			now, err := backendPID(ctx, a)
+			if err != nil || now != first {
+				return err == nil, err
+			}
+		}
 		pooled, err := probeRound(ctx, a, b, first)
 		if pooled || err != nil {
 			return pooled, err

@@ -58,6 +58,43 @@ func TestTransactionPooledTellsPgBouncerFromTheServer(t *testing.T) {
 	}
 }
 
+// The probe tells a busy transaction pooler too. Another client that gives
+// its server back just after the probe's first read puts that server first
+// in PgBouncer's line: the probe's second client is handed it rather than
+// the one the first gave back, and, the line being last-in first-out, is
+// handed it again each round while the first client keeps its own. Three
+// such rounds made the probe answer false one time in four in a worker's
+// start (pipe worker's own probe, then the worker's, disagreed).
+func TestTransactionPooledTellsAPgBouncerAnotherClientUses(t *testing.T) {
+	ctx := context.Background()
+	pool, _ := bouncedPool(t, "")
+	cfg := pool.Config().ConnConfig.Copy()
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	for i := range 10 {
+		other, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := other.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, "select 1"); err != nil { // holds a server
+			t.Fatal(err)
+		}
+		release := func() {
+			if err := tx.Commit(ctx); err != nil {
+				t.Error(err)
+			}
+		}
+		pooled, err := pipeline.ProbePooledWith(ctx, pool.Config().ConnConfig, release)
+		_ = other.Close(ctx)
+		if err != nil || !pooled {
+			t.Fatalf("probe %d, another client's server given back after its first read: pooled %v, %v; want true", i, pooled, err)
+		}
+	}
+}
+
 // Behind a transaction pooler a worker runs every run to done, polling: it
 // says at start that its wake is off and what to set. Given a direct URL
 // for its wake, it listens there and the wake is proven.

@@ -66,7 +66,7 @@ func TestWorkerThroughPgBouncerSaysItPollsWithoutAListenURL(t *testing.T) {
 				args = append(args, "--listen-url", direct)
 			}
 			stop, done := b.startWorker(t, job, args...)
-			b.waitSettled(t, res.ID)
+			b.awaitSettledBy(t, res.ID, stop, done)
 			time.Sleep(2500 * time.Millisecond) // the wake's probe answers within 2 s
 			stop()
 			r := <-done
@@ -94,5 +94,21 @@ func TestABadListenURLIsRefused(t *testing.T) {
 	r := <-done
 	if r.code == 0 || !strings.Contains(r.stderr, "X_CONFIG_INVALID") || strings.Contains(r.stderr, "s3cret") {
 		t.Fatalf("a bad --listen-url: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// awaitSettledBy waits up to 20 s for run id to settle under the worker
+// started with stop and done; when it does not, the failure carries what
+// the worker logged.
+func (b *bundle) awaitSettledBy(t *testing.T, id string, stop context.CancelFunc, done <-chan result) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for b.show(t, id).State.Live() {
+		if time.Now().After(deadline) {
+			stop()
+			r := <-done
+			t.Fatalf("run %s did not settle in 20 s; the worker exited %d and logged:\n%s", id, r.code, r.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
