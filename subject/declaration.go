@@ -35,6 +35,10 @@ type Declaration struct {
 	// Objects are the person's objects outside the database: erased with
 	// the rows, copied into the export. Default none.
 	Objects []Objects `json:"objects,omitempty"`
+	// Targets are the person's data elsewhere, reached by Go code: erased
+	// and exported with the rest (see [Target]). They have no JSON form: a
+	// declaration loaded from a file declares none. Default none.
+	Targets []Targets `json:"-"`
 	// Sealed are columns that never leave in an export (a password hash, a
 	// card token): each table's sealed columns. Default none.
 	Sealed map[string][]string `json:"sealed,omitempty"`
@@ -134,5 +138,5 @@ func (d Declaration) shapeFaults() []string {
 		add(!strings.Contains(o.Prefix, "{"), label+": prefix has no {column} placeholder of the root key")
 		add(o.Retain != "" && strings.TrimSpace(o.Retain) == "", label+": retain is blank: say why the objects are kept")
 	}
-	return faults
+	return append(faults, d.targetsFaults()...)
 }

@@ -9,6 +9,9 @@
 // or [Retain] with its reason; nothing defaults — the tables that hold
 // the person's key without a foreign key (Columns), the person's objects
 // in a bucket (Objects) and the columns an export never writes (Sealed).
+// Data held elsewhere — a search index, another service, objects a table
+// lists — is a [Target] of Go code (Targets, absent from the JSON form;
+// [ObjectsOf] is the stock one for objects).
 //
 //	var memberSubject = subject.Declaration{
 //		Root: "members",
@@ -75,7 +78,9 @@
 // comparison is an equality on key columns, a single column as
 // = any(array(...)), so each step is index lookups; [Plan.Explain] shows
 // the server's plans, and Plan.Unindexed names the keys with no index.
-// Then the person's objects are deleted, a check counts the person's rows
+// Before any table the person's objects are deleted and each target's
+// Erase called (one step each: a target can still read the person's rows);
+// after the tables a check counts the person's rows
 // left (the app may have written some meanwhile: another pass, up to 3)
 // and the root is treated; a root delete blocked by a row written
 // meanwhile takes another pass too.
@@ -86,7 +91,8 @@
 // treatment (a retained row is still the person's), read in pages in
 // row-identity order — one pass per table — each page one object
 // <prefix>/<runId>/<table>/part-NNNNN.ndjson (or .csv), written through
-// exportrows' encoders; the person's objects copied into objects/<name>/;
+// exportrows' encoders; the person's objects copied into objects/<name>/,
+// each target's Export written under targets/<name>/;
 // then index.json last ([Index]: each table's row count, treatment, retain
 // reason and parts). Sealed columns never leave. With
 // ExportOptions.Replica each page is read on a hot standby, which holds

@@ -61,6 +61,7 @@ type EraseResult struct {
 	// deleted.
 	Released int64         `json:"released"`
 	Objects  []ObjectsDone `json:"objects,omitempty"`
+	Targets  []TargetDone  `json:"targets,omitempty"`
 	// Passes is how many passes over the tables the erase took: more than
 	// one when the app wrote the person's rows while it ran.
 	Passes int `json:"passes"`

@@ -26,8 +26,8 @@ type eraser struct {
 	g     *graph
 }
 
-// erase plans, clears, treats the tables children first, erases the
-// objects, checks and treats the root; a check that finds the person's
+// erase plans, erases the objects and the targets, clears, treats the
+// tables children first, checks and treats the root; a check that finds the person's
 // rows again, or a root delete blocked by one, starts another pass.
 func (ex *eraser) erase(ctx context.Context) (EraseResult, error) {
 	p, err := ex.steps.plan(ctx, func(ctx context.Context, tx pgx.Tx) (*Plan, error) {
@@ -42,6 +42,9 @@ func (ex *eraser) erase(ctx context.Context) (EraseResult, error) {
 	}
 	res := EraseResult{Root: p.Root}
 	if res.Objects, err = ex.eraseObjects(ctx, p); err != nil {
+		return res, err
+	}
+	if res.Targets, err = ex.eraseTargets(ctx, p); err != nil {
 		return res, err
 	}
 	rows := map[string]int64{}

@@ -67,6 +67,8 @@ type ExportResult struct {
 	Tables []TableResult `json:"tables"`
 	// Objects are the declared objects copied, per entry.
 	Objects []ObjectsCopied `json:"objects,omitempty"`
+	// Targets are the declared targets exported, per target.
+	Targets []TargetExported `json:"targets,omitempty"`
 	// Bucket is the sink's URL (without credentials), Index the key of the
 	// run's index.json in it.
 	Bucket string `json:"bucket"`

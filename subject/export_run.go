@@ -29,7 +29,8 @@ type exporter struct {
 }
 
 // export plans, writes every reached table a page at a time (one pass per
-// table, in row-identity order), copies the person's objects and writes
+// table, in row-identity order), copies the person's objects, exports the
+// targets and writes
 // index.json last.
 func (ex *exporter) export(ctx context.Context) (ExportResult, error) {
 	p, err := ex.steps.plan(ctx, func(ctx context.Context, tx pgx.Tx) (*Plan, error) {
@@ -56,11 +57,14 @@ func (ex *exporter) export(ctx context.Context) (ExportResult, error) {
 	if idx.Objects, err = ex.copyObjects(ctx, p); err != nil {
 		return ExportResult{}, err
 	}
+	if idx.Targets, err = ex.exportTargets(ctx, p); err != nil {
+		return ExportResult{}, err
+	}
 	key, err := ex.writeIndex(ctx, idx)
 	if err != nil {
 		return ExportResult{}, err
 	}
-	return ExportResult{Root: p.Root, Tables: tableResults(p, rows, true), Objects: idx.Objects,
+	return ExportResult{Root: p.Root, Tables: tableResults(p, rows, true), Objects: idx.Objects, Targets: idx.Targets,
 		Bucket: ex.bucket.URL(), Index: key}, nil
 }
 

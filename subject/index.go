@@ -33,6 +33,8 @@ type Index struct {
 	Tables []IndexTable `json:"tables"`
 	// Objects are the declared objects copied into objects/<name>/.
 	Objects []ObjectsCopied `json:"objects"`
+	// Targets are the declared targets exported into targets/<name>/.
+	Targets []TargetExported `json:"targets,omitempty"`
 	// StartedAt and CompletedAt are the database clock when the run
 	// planned and when it wrote this index.
 	StartedAt   time.Time `json:"startedAt"`

@@ -25,6 +25,8 @@ type Plan struct {
 	Clears []PlanKey `json:"clears,omitempty"`
 	// Objects are the declared objects outside the database.
 	Objects []Objects `json:"objects,omitempty"`
+	// Targets are the declared targets, by name.
+	Targets []PlanTarget `json:"targets,omitempty"`
 	// Unindexed lists keys the erase follows with no index leading with
 	// their columns: "comments(post_id)". Each page would scan the table.
 	Unindexed []string `json:"unindexed,omitempty"`
@@ -102,7 +104,7 @@ func (d Declaration) Check(ctx context.Context, db pipeline.DB) error {
 
 // plan renders the walk.
 func (g *graph) plan() *Plan {
-	p := &Plan{Root: g.root.t.Name, Key: g.key, Objects: g.decl.Objects, Notes: g.notes, g: g}
+	p := &Plan{Root: g.root.t.Name, Key: g.key, Objects: g.decl.Objects, Targets: planTargets(g.decl.Targets), Notes: g.notes, g: g}
 	for _, n := range g.eraseOrder() {
 		p.Tables = append(p.Tables, g.planTable(n))
 		for _, fk := range n.via {
@@ -176,6 +178,13 @@ func (p *Plan) String() string {
 			what = "retain (" + o.Retain + ")"
 		}
 		b.WriteString("  objects " + o.Name + ": " + what + " under " + o.Prefix + "\n")
+	}
+	for _, t := range p.Targets {
+		what := "erase"
+		if t.Retain != "" {
+			what = "retain (" + t.Retain + ")"
+		}
+		b.WriteString("  target " + t.Name + ": " + what + "\n")
 	}
 	for _, u := range p.Unindexed {
 		b.WriteString("  warning: no index on " + u + ": each page of the erase scans the table\n")

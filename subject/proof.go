@@ -82,6 +82,7 @@ func Proof(ctx context.Context, db pipeline.DB, d Declaration, opts ...ProofOpti
 		return nil, err
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
+	d.Targets = nil // code the proof cannot seed: a target is the app's to test
 	ex := &eraser{decl: d, limit: o.PageRows, steps: txSteps{db: tx}}
 	g, err := ex.graphIn(ctx, tx)
 	if err != nil {
