@@ -57,7 +57,7 @@ func checkAndRun[In, Out any](a *app, c *cobra.Command, job *pipeline.Job[In, Ou
 		return out, a.emit(runQueued{ID: res.ID, RunID: res.RunID, Deduped: res.Deduped}, queuedLine(job.Name(), res))
 	}
 	bar := newProgressBar(a.stderr)
-	id, out, err := runHere(ctx, a, pool, job, in, bar.watch)
+	id, out, err := runHere(ctx, a, pool, job, in, newWaitReporter(a, pipeline.NewAdmin(pool), bar, slotsFor(in)))
 	bar.done()
 	if err != nil {
 		return out, err
@@ -76,12 +76,17 @@ func queuedLine(name string, res pipeline.EnqueueResult) string {
 
 // runHere enqueues one run of job, works it in this process until it
 // settles and answers its id and decoded result; a run that does not end
-// done is its coded error.
-func runHere[In, Out any](ctx context.Context, a *app, pool *pgxpool.Pool, job *pipeline.Job[In, Out], in In, watch func(*pipeline.RunDetail)) (string, Out, error) {
+// done is its coded error. rep, when not nil, reports what the wait meets.
+func runHere[In, Out any](ctx context.Context, a *app, pool *pgxpool.Pool, job *pipeline.Job[In, Out], in In, rep *waitReporter) (string, Out, error) {
 	var out Out
 	res, err := job.Enqueue(ctx, pool, in)
 	if err != nil {
 		return "", out, err
+	}
+	var watch func(*pipeline.RunDetail)
+	if rep != nil {
+		rep.enqueued(job.Name(), job.Queue(), res)
+		watch = rep.watch
 	}
 	d, err := a.workInProcess(ctx, pool, job, job.Queue(), slotsFor(in), res.ID, watch)
 	if err != nil {

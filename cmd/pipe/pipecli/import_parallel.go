@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/importrows"
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // runParallelImport is `pipe import --wait --parallel N`: the input checked
@@ -28,7 +29,9 @@ func (a *app) runParallelImport(c *cobra.Command, in importrows.FileImport) (imp
 		return out, err
 	}
 	bar := newProgressBar(a.stderr)
-	d, err := a.workJobsInProcess(ctx, pool, jobs.All(), jobs.Import.Queue(), in.Limits.Parallel+1, res.ID, bar.watch)
+	rep := newWaitReporter(a, pipeline.NewAdmin(pool), bar, in.Limits.Parallel+1)
+	rep.enqueued(jobs.Import.Name(), jobs.Import.Queue(), res)
+	d, err := a.workJobsInProcess(ctx, pool, jobs.All(), jobs.Import.Queue(), in.Limits.Parallel+1, res.ID, rep.watch)
 	bar.done()
 	if err != nil {
 		return out, err

@@ -43,6 +43,15 @@ func (p *progressBar) watch(d *pipeline.RunDetail) {
 	}
 }
 
+// clear blanks the bar's line, for a line printed above it; the next
+// watch draws the bar again.
+func (p *progressBar) clear() {
+	if p.on && p.last != "" {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.last = ""
+	}
+}
+
 // done ends the bar's line.
 func (p *progressBar) done() {
 	if p.on && p.last != "" {
