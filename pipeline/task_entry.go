@@ -21,9 +21,11 @@ type Occurrence struct {
 
 // TaskEntry is one job an occurrence enqueues. Make it with [Entry].
 type TaskEntry struct {
-	// enqueue writes the entry's run for o through tx and reports whether
-	// it queued a new row (false: deduped onto a live run).
-	enqueue func(ctx context.Context, tx pgx.Tx, o Occurrence) (bool, error)
+	// enqueue writes the entry's run for o through tx and answers it
+	// (Deduped: onto a live run).
+	enqueue func(ctx context.Context, tx pgx.Tx, o Occurrence) (EnqueueResult, error)
+	// job is the entry's job, for a worker that runs the task's runs.
+	job Registrable
 }
 
 // Entry makes a task entry that enqueues job with the input built from each
@@ -37,13 +39,13 @@ func Entry[In, Out any](job *Job[In, Out], input func(Occurrence) In) TaskEntry 
 	if job == nil || input == nil {
 		return TaskEntry{}
 	}
-	return TaskEntry{enqueue: func(ctx context.Context, tx pgx.Tx, o Occurrence) (bool, error) {
+	return TaskEntry{job: job, enqueue: func(ctx context.Context, tx pgx.Tx, o Occurrence) (EnqueueResult, error) {
 		// A fire is rare and its run is due now: it wakes the queue
 		// whatever the enqueue throttle says.
 		res, err := job.enqueue(ctx, tx, []In{input(o)}, EnqueueOptions{}, alwaysWake)
 		if err != nil {
-			return false, err
+			return EnqueueResult{}, err
 		}
-		return !res[0].Deduped, nil
+		return res[0], nil
 	}}
 }

@@ -51,15 +51,26 @@ func taskStoreErr(task, what string, err error) error {
 // enqueueEntries enqueues each of t's entries for occ in tx and answers how
 // many runs it queued; the rest deduped onto live runs.
 func (t *Task) enqueueEntries(ctx context.Context, tx pgx.Tx, occ Occurrence) (int, error) {
+	res, err := t.enqueueRuns(ctx, tx, occ)
 	queued := 0
-	for _, e := range t.entries {
-		q, err := e.enqueue(ctx, tx, occ)
-		if err != nil {
-			return queued, err
-		}
-		if q {
+	for _, r := range res {
+		if !r.Deduped {
 			queued++
 		}
 	}
-	return queued, nil
+	return queued, err
+}
+
+// enqueueRuns enqueues each of t's entries for occ in tx and answers each
+// entry's run, in entry order.
+func (t *Task) enqueueRuns(ctx context.Context, tx pgx.Tx, occ Occurrence) ([]EnqueueResult, error) {
+	out := make([]EnqueueResult, 0, len(t.entries))
+	for _, e := range t.entries {
+		r, err := e.enqueue(ctx, tx, occ)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

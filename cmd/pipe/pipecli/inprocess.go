@@ -25,29 +25,41 @@ func (a *app) workInProcess(ctx context.Context, pool *pgxpool.Pool, job pipelin
 // workJobsInProcess is workInProcess with jobs registered: a parallel
 // import's parent and its range runs.
 func (a *app) workJobsInProcess(ctx context.Context, pool *pgxpool.Pool, jobs []pipeline.Registrable, queue string, slots int, id string, watch func(*pipeline.RunDetail)) (*pipeline.RunDetail, error) {
+	var d *pipeline.RunDetail
+	err := a.workQueuesInProcess(ctx, pool, jobs, map[string]int{queue: slots}, func(ctx context.Context) error {
+		var err error
+		d, err = awaitRun(ctx, pipeline.NewAdmin(pool), id, watch)
+		return err
+	})
+	return d, err
+}
+
+// workQueuesInProcess runs a worker over jobs on queues (slots each) in
+// this process while await runs, and drains it before it returns.
+func (a *app) workQueuesInProcess(ctx context.Context, pool *pgxpool.Pool, jobs []pipeline.Registrable, queues map[string]int, await func(ctx context.Context) error) error {
 	reg, err := pipeline.NewRegistry(jobs...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{
-		Registry: reg, Queues: map[string]int{queue: slots},
+		Registry: reg, Queues: queues,
 		PollInterval: demoPoll, IdlePollMax: demoIdleMax, NoWake: true,
 		// The command prints how the run ended itself; the worker's log says
 		// only what went wrong beside it.
 		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelError})),
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := w.Start(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	defer func() {
 		drainCtx, cancel := context.WithTimeout(context.Background(), demoDrain)
 		defer cancel()
 		_ = w.Shutdown(drainCtx)
 	}()
-	return awaitRun(ctx, pipeline.NewAdmin(pool), id, watch)
+	return await(ctx)
 }
 
 // awaitRun polls the run until it leaves the live states. It rides out

@@ -20,13 +20,15 @@ type taskRun struct {
 
 func (a *app) tasksRunCommand() *cobra.Command {
 	var config string
+	var wait bool
 	c := &cobra.Command{
 		Use:   "run TASK",
 		Short: "Queue a declared task's jobs now, outside its schedule",
 		Long: "run queues the jobs of TASK now, as its next fire would, for an occurrence at the\n" +
 			"present second, in one transaction, for `pipe worker` to run. The task's schedule is\n" +
 			"untouched: its next occurrence fires as before. TASK must be declared by this pipe\n" +
-			"(pipecli.Options.Tasks, the hourly pipe.maintain, or --config pipe.json).",
+			"(pipecli.Options.Tasks, the hourly pipe.maintain, or --config pipe.json). With --wait it\n" +
+			"works the runs in this process, saying what each meets, and exits 1 unless every one is done.",
 		Args: exactArgs("TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if _, err := a.useProject(config); err != nil {
@@ -39,6 +41,9 @@ func (a *app) tasksRunCommand() *cobra.Command {
 			}
 			return a.withPool(c.Context(), func(pool *pgxpool.Pool) error {
 				at := time.Now().UTC().Truncate(time.Second)
+				if wait {
+					return a.runTaskHere(c.Context(), pool, task, at)
+				}
 				n, err := task.Enqueue(c.Context(), pool, at)
 				if err != nil {
 					return err
@@ -48,6 +53,7 @@ func (a *app) tasksRunCommand() *cobra.Command {
 		},
 	}
 	configFlag(c, &config)
+	c.Flags().BoolVar(&wait, "wait", false, "run the task's runs in this process and wait for them")
 	return c
 }
 

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/pipekit/pipe/cmd/pipe/pipecli"
+	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/internal/diskfault"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -168,5 +170,36 @@ func TestWaitSaysItWaitsForTheLiveRunOfItsInput(t *testing.T) {
 	evs := waitLines(t, r.stderr)
 	if len(evs) != 1 || evs[0]["event"] != "deduped" || !strings.Contains(evs[0]["message"].(string), "already live: this command waits for it") {
 		t.Fatalf("the events %v; want one deduped\n%s", evs, r.stderr)
+	}
+}
+
+// pipe tasks run --wait works the task's runs in this process and says
+// what each meets — here an attempt that failed and the next try — then
+// answers each run done; a run that ends otherwise is the command's error.
+func TestTasksRunWaitWorksTheRunsAndSaysWhatTheyMeet(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	var calls atomic.Int32
+	job := pipeline.MustJob("test.flaky", func(in blockInput) string { return in.Key },
+		func(context.Context, *pipeline.Run[blockInput]) (struct{}, error) {
+			if calls.Add(1) == 1 {
+				return struct{}{}, errcode.New(errcode.BlobUnavailable, "the bucket did not answer").WithFix("it is retried")
+			}
+			return struct{}{}, nil
+		}, pipeline.JobOptions[blockInput, struct{}]{Retry: &pipeline.Retry{Attempts: 3, Delay: 500 * time.Millisecond}})
+	task := pipeline.MustTask("test.flakytask", "0 3 * * *", "UTC", []pipeline.TaskEntry{
+		pipeline.Entry(job, func(o pipeline.Occurrence) blockInput { return blockInput{Key: o.At.Format(time.RFC3339)} }),
+	})
+	opts := pipecli.Options{Jobs: []pipeline.Registrable{job}, Tasks: []*pipeline.Task{task}}
+	r := b.pipeWith(t, opts, "tasks", "run", task.Name(), "--wait")
+	wantOK(t, r)
+	if !strings.Contains(r.stderr, "attempt 1 of 3 failed: X_BLOB_UNAVAILABLE: the bucket did not answer; next try at ") {
+		t.Fatalf("tasks run --wait did not say the attempt failed:\n%s", r.stderr)
+	}
+	if r.stdout != "ran 1 run(s) of task test.flakytask: all done\n" {
+		t.Fatalf("tasks run --wait printed %q", r.stdout)
+	}
+	if calls.Load() != 2 {
+		t.Fatalf("the body ran %d times; want 2", calls.Load())
 	}
 }
