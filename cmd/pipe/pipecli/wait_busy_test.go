@@ -42,43 +42,49 @@ func (l *lockedBuffer) String() string {
 // under another worker, as a fleet's would) is said to be deferred, and
 // when it is next looked at; it runs once the key is free.
 func TestWaitSaysItsRunIsDeferredByABusyKey(t *testing.T) {
-	pool := fixtures.DB(t)
-	release := make(chan struct{})
-	started := make(chan struct{}, 1)
-	job := pipeline.MustJob("test.keyed", func(in keyedIn) string { return in.Key + "/" + string(rune('0'+in.N)) },
-		func(ctx context.Context, r *pipeline.Run[keyedIn]) (struct{}, error) {
-			if r.Input.N == 1 {
-				started <- struct{}{}
-				<-release
-			}
-			return struct{}{}, nil
-		}, pipeline.JobOptions[keyedIn, struct{}]{Concurrency: &pipeline.Concurrency[keyedIn]{Limit: 1,
-			Key: func(in keyedIn) string { return in.Key }, WhenBusy: pipeline.Wait}})
-	startFleetWorker(t, pool, job)
-	if _, err := job.Enqueue(t.Context(), pool, keyedIn{Key: "k", N: 1}); err != nil {
-		t.Fatal(err)
-	}
-	<-started
-	var errOut lockedBuffer
-	a := &app{stderr: &errOut}
-	done := make(chan error, 1)
-	go func() {
-		_, _, err := runHere(t.Context(), a, pool, job, keyedIn{Key: "k", N: 2}, newWaitReporter(a, pipeline.NewAdmin(pool), nil, 1))
-		done <- err
-	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(errOut.String(), "another run holds its concurrency key") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no deferral said in 30 s:\n%s", errOut.String())
+	for _, asJSON := range []bool{false, true} {
+		pool := fixtures.DB(t)
+		release := make(chan struct{})
+		started := make(chan struct{}, 1)
+		job := pipeline.MustJob("test.keyed", func(in keyedIn) string { return in.Key + "/" + string(rune('0'+in.N)) },
+			func(ctx context.Context, r *pipeline.Run[keyedIn]) (struct{}, error) {
+				if r.Input.N == 1 {
+					started <- struct{}{}
+					<-release
+				}
+				return struct{}{}, nil
+			}, pipeline.JobOptions[keyedIn, struct{}]{Concurrency: &pipeline.Concurrency[keyedIn]{Limit: 1,
+				Key: func(in keyedIn) string { return in.Key }, WhenBusy: pipeline.Wait}})
+		startFleetWorker(t, pool, job)
+		if _, err := job.Enqueue(t.Context(), pool, keyedIn{Key: "k", N: 1}); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !strings.Contains(errOut.String(), "; next try at ") {
-		t.Fatalf("the deferral does not say when the run is next looked at:\n%s", errOut.String())
-	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatalf("the deferred run, once the key was free: %v\n%s", err, errOut.String())
+		<-started
+		var errOut lockedBuffer
+		a := &app{stderr: &errOut, json: asJSON}
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := runHere(t.Context(), a, pool, job, keyedIn{Key: "k", N: 2}, newWaitReporter(a, pipeline.NewAdmin(pool), nil, 1))
+			done <- err
+		}()
+		want := "another run holds its concurrency key; next try at "
+		if asJSON {
+			want = `{"event":"deferred.busy",`
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(errOut.String(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no deferral said in 30 s (json %v):\n%s", asJSON, errOut.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if asJSON && !strings.Contains(errOut.String(), `"nextTryAt":`) {
+			t.Fatalf("the deferral does not say when the run is next looked at:\n%s", errOut.String())
+		}
+		close(release)
+		if err := <-done; err != nil {
+			t.Fatalf("the deferred run, once the key was free: %v\n%s", err, errOut.String())
+		}
 	}
 }
 

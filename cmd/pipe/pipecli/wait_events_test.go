@@ -135,23 +135,35 @@ func (b *bundle) readyFor(t *testing.T, d time.Duration) bool {
 // why, once it has waited a few seconds.
 func TestWaitSaysItsRunIsNotStarted(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	b.exec(t, `create table slow(id int primary key); create table small(id int primary key); insert into small select generate_series(1, 10)`)
-	if r := b.pipe(t, "export", "slow", "--to", t.TempDir()); r.code != 0 {
-		t.Fatalf("enqueue the earlier export: exit %d\n%s", r.code, r.stderr)
-	}
-	lock, err := b.pool.Begin(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = lock.Rollback(context.Background()) })
-	if _, err := lock.Exec(t.Context(), `lock table slow in access exclusive mode`); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	r := waitingCommand(t, b, func() bool { return b.readyFor(t, 3*time.Second) }, "export", "small", "--to", dir, "--wait")
-	if !strings.Contains(r.stderr, "not started after 3s: this command runs the run itself, one run at a time, and runs the earlier runs of its job queued on pipe first") {
-		t.Fatalf("the waiting export did not say why its run has not started:\n%s", r.stderr)
+	for _, asJSON := range []bool{false, true} {
+		b := setup(t)
+		b.exec(t, `create table slow(id int primary key); create table small(id int primary key); insert into small select generate_series(1, 10)`)
+		if r := b.pipe(t, "export", "slow", "--to", t.TempDir()); r.code != 0 {
+			t.Fatalf("enqueue the earlier export: exit %d\n%s", r.code, r.stderr)
+		}
+		lock, err := b.pool.Begin(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = lock.Rollback(context.Background()) })
+		if _, err := lock.Exec(t.Context(), `lock table slow in access exclusive mode`); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"export", "small", "--to", t.TempDir(), "--wait"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		r := waitingCommand(t, b, func() bool { return b.readyFor(t, 3*time.Second) }, args...)
+		const want = "not started after 3s: this command runs the run itself, one run at a time, and runs the earlier runs of its job queued on pipe first"
+		if asJSON {
+			evs := waitLines(t, r.stderr)
+			if len(evs) != 1 || evs[0]["event"] != "unclaimed" || !strings.HasPrefix(evs[0]["message"].(string), want) {
+				t.Fatalf("--json: the events %v; want one unclaimed\n%s", evs, r.stderr)
+			}
+		} else if !strings.Contains(r.stderr, want) {
+			t.Fatalf("the waiting export did not say why its run has not started:\n%s", r.stderr)
+		}
+		_ = lock.Rollback(t.Context())
 	}
 }
 
