@@ -198,7 +198,7 @@ func TestTasksRunWaitWorksTheRunsAndSaysWhatTheyMeet(t *testing.T) {
 				return struct{}{}, errcode.New(errcode.BlobUnavailable, "the bucket did not answer").WithFix("it is retried")
 			}
 			return struct{}{}, nil
-		}, pipeline.JobOptions[blockInput, struct{}]{Retry: &pipeline.Retry{Attempts: 3, Delay: 500 * time.Millisecond}})
+		}, pipeline.JobOptions[blockInput, struct{}]{Retry: &pipeline.Retry{Attempts: 3, Delay: 2 * time.Second}})
 	task := pipeline.MustTask("test.flakytask", "0 3 * * *", "UTC", []pipeline.TaskEntry{
 		pipeline.Entry(job, func(o pipeline.Occurrence) blockInput { return blockInput{Key: o.At.Format(time.RFC3339)} }),
 	})
