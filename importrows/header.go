@@ -55,3 +55,32 @@ func (a *attempt[In]) readHeader(ctx context.Context, p *plan) ([]string, error)
 }
 
 func isTooMany(err error) bool { return errcode.CodeOf(err) == errcode.ImportTooManyErrors }
+
+// headerless settles where a CSV file without a header line begins: at its
+// first record (past a BOM), which is data. It answers the declared
+// columns, which name the file's in order. A file with no record at all
+// imports no rows, as COPY reads it.
+func (a *attempt[In]) headerless(ctx context.Context, p *plan) ([]string, error) {
+	a.plan = *p
+	src := a.newTextSource()
+	defer src.close()
+	data, eof, err := src.read(ctx, 0, a.lim.MaxRecordBytes+len("\r\n\uFEFF"))
+	if err != nil {
+		return nil, err
+	}
+	p.settleLineEnd(data, eof)
+	sp, _ := p.csvSplit(a.lim.MaxRecordBytes)
+	found := false
+	consumed, lines, err := sp.Scan(data, 0, 1, eof, func(_ []byte, off, line int64) error {
+		p.Start, p.Line, found = off, line, true
+		return errHeaderRead
+	})
+	switch {
+	case errors.Is(err, errHeaderRead):
+	case err != nil:
+		return nil, err
+	case !found:
+		p.Start, p.Line = int64(consumed), 1+lines
+	}
+	return a.declared(), nil
+}

@@ -125,6 +125,11 @@ type Source struct {
 	// the value (37°36'37.8"N), as Python's csv and DuckDB do. In both, a
 	// field that starts with a quote is quoted by RFC 4180.
 	Quotes Quotes
+	// NoHeader says a CSV file has no header line: its first record is
+	// data, and the import's declared columns (required) name the file's
+	// columns in order, as COPY ... (CSV) reads a file without HEADER.
+	// Default false: the first record names the columns.
+	NoHeader bool
 	// Settings are the DateStyle, TimeZone and IntervalStyle the file's
 	// values are read under, by pipe and by PostgreSQL alike; an empty one
 	// is the target database's default. They apply to an import Into a

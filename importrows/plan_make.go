@@ -83,6 +83,9 @@ func (a *attempt[In]) fileColumns(ctx context.Context, p *plan, tg *target) ([]s
 	if p.Lenient, err = lenientOf(a.src); err != nil {
 		return nil, err
 	}
+	if a.src.NoHeader {
+		return a.headerless(ctx, p)
+	}
 	return a.readHeader(ctx, p)
 }
 

@@ -39,6 +39,9 @@ type FileImport struct {
 	Delimiter   string `json:"delimiter,omitempty"`
 	// Quotes is strict (the default, empty) or lenient, as in [Source].
 	Quotes Quotes `json:"quotes,omitempty"`
+	// NoHeader says the CSV file has no header line; Columns then names
+	// the file's columns in order (see [Source]).
+	NoHeader bool `json:"noHeader,omitempty"`
 	// Settings are the DateStyle, TimeZone and IntervalStyle values are
 	// read under, as in [Source]; empty ones are the database's defaults.
 	Settings Settings `json:"settings,omitzero"`
@@ -108,6 +111,14 @@ func (in FileImport) Check() error {
 	if _, err := lenientOf(Source{Quotes: in.Quotes}); err != nil {
 		return err
 	}
+	if in.NoHeader && len(in.Columns) == 0 {
+		return errcode.New(errcode.JobInputInvalid, "import: a file without a header line needs its columns named").
+			WithFix("name the file's columns in order (pipe import --no-header --columns a,b,c)")
+	}
+	if in.NoHeader && in.Format != "" && in.Format != CSV {
+		return errcode.New(errcode.JobInputInvalid, "import: only a CSV file has a header line to go without").
+			WithFix("drop --no-header for an NDJSON or Parquet file")
+	}
 	if err := in.Settings.check(); err != nil {
 		return err
 	}
@@ -146,7 +157,7 @@ func (in FileImport) source() Source {
 	if in.Delimiter != "" {
 		delim = []rune(in.Delimiter)[0]
 	}
-	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim, Quotes: in.Quotes, Settings: in.Settings}
+	return Source{Bucket: bucket, Key: key, Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: delim, Quotes: in.Quotes, NoHeader: in.NoHeader, Settings: in.Settings}
 }
 
 func (in FileImport) sink() Sink {

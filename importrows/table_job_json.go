@@ -28,12 +28,13 @@ type fileImportV1 struct {
 	// them so keeps its key.
 	Quotes   Quotes   `json:"quotes,omitempty"`
 	Settings Settings `json:"settings,omitzero"`
+	NoHeader bool     `json:"noHeader,omitempty"`
 }
 
 func (in FileImport) v1() fileImportV1 {
 	return fileImportV1{Source: in.Source, Schema: in.Into.Schema, Table: in.Into.Name, Key: in.Key, Columns: in.Columns,
 		Format: in.Format, Compression: in.Compression, Encoding: in.Encoding, Delimiter: in.Delimiter,
-		Errors: in.Errors, Limits: in.Limits, Quotes: in.Quotes, Settings: in.Settings}
+		Errors: in.Errors, Limits: in.Limits, Quotes: in.Quotes, Settings: in.Settings, NoHeader: in.NoHeader}
 }
 
 // UnmarshalJSON reads an input, Into as SQL writes a table's name; or an

@@ -3,8 +3,10 @@ package pipecli_test
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +65,64 @@ func rowsOf(t *testing.T, b *bundle, table string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// A CSV file without a header line (Go's own zip_sums.csv is one, and so
+// is each csv-spectrum file read without its header) loads with
+// --no-header --columns as COPY … (format csv) loads it — in one run and
+// in parallel ranges — and an empty one loads no rows, as COPY's does.
+func TestImportWithoutAHeaderAgreesWithCOPY(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"zip_sums": filepath.Join(strings.TrimSpace(string(goroot)), "src", "cmd", "go", "internal", "modfetch", "zip_sum_test", "testdata", "zip_sums.csv")}
+	for _, name := range []string{"quotes_and_newlines", "escaped_quotes", "utf8"} {
+		files[name] = filepath.Join("..", "..", "..", "importrows", "testdata", "csv-spectrum", "csvs", name+".csv")
+	}
+	empty := writeFile(t, "empty.csv", "")
+	files["empty"] = empty
+	for name, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, names := "a text, b text", "a,b"
+		switch name {
+		case "zip_sums":
+			cols, names = "mod text, ver text, hash text, sum text", "mod,ver,hash,sum"
+		case "utf8":
+			cols, names = cols+", c text", names+",c"
+		}
+		b.exec(t, "create table copy_"+name+" ("+cols+")")
+		conn, err := b.pool.Acquire(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = conn.Conn().PgConn().CopyFrom(t.Context(), bytes.NewReader(data), "copy copy_"+name+" from stdin (format csv)")
+		conn.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaCopy := rowsOf(t, b, "copy_"+name)
+		for _, parallel := range []string{"1", "3"} {
+			table := "pipe_" + name + "_" + parallel
+			b.exec(t, "create table "+table+" ("+cols+")")
+			r := b.pipe(t, "import", writeFile(t, name+".csv", string(data)), "--into", table, "--no-header", "--columns", names,
+				"--parallel", parallel, "--range-bytes", "65536", "--page-bytes", "65536", "--wait")
+			if r.code != 0 {
+				t.Fatalf("%s --parallel %s: exit %d\n%s", name, parallel, r.code, r.stderr)
+			}
+			if viaPipe := rowsOf(t, b, table); (len(viaPipe) == 0) != (name == "empty") || !slices.Equal(viaPipe, viaCopy) {
+				t.Errorf("%s --parallel %s: pipe loaded %d rows, COPY %d, or other rows", name, parallel, len(viaPipe), len(viaCopy))
+			}
+		}
+	}
+	r := b.pipe(t, "import", empty, "--into", "copy_empty", "--no-header")
+	wantError(t, r, 1, "X_JOB_INPUT_INVALID")
+	if !strings.Contains(r.stderr, "--no-header --columns") {
+		t.Fatalf("--no-header without --columns does not say what to add:\n%s", r.stderr)
+	}
 }

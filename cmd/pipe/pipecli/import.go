@@ -20,7 +20,7 @@ type importFlags struct {
 	maxRowErrors, parallel                                 int
 	pageBytes, rangeBytes                                  int64
 	decode                                                 importrows.DecodeLimits
-	wait                                                   bool
+	wait, noHeader                                         bool
 }
 
 func (a *app) importCommand() *cobra.Command {
@@ -54,6 +54,7 @@ func (a *app) importCommand() *cobra.Command {
 	fl.StringArrayVar(&f.key, "key", nil, "upsert on these columns, as SQL names them (a unique index must cover exactly them); default plain insert")
 	fl.StringVar(&f.format, "format", "", "csv, ndjson or parquet; default from the file's extension")
 	fl.StringSliceVar(&f.columns, "columns", nil, "the columns the file must hold; default the file's own, checked against the table")
+	fl.BoolVar(&f.noHeader, "no-header", false, "the CSV file has no header line: its first record is data, and --columns names its columns in order")
 	fl.StringVar(&f.encoding, "encoding", "", "utf-8 (default), utf-16, utf-16le, utf-16be, latin-1 or windows-1252")
 	fl.StringVar(&f.compression, "compression", "auto", "auto, none, gzip or zstd")
 	fl.StringVar(&f.delimiter, "delimiter", "", "the CSV field delimiter; default ',' (tab for .tsv)")
@@ -107,7 +108,7 @@ func (f importFlags) input(c *cobra.Command, source string) (importrows.FileImpo
 	in := importrows.FileImport{
 		Source: source, Into: into, Key: key, Columns: f.columns,
 		Format: importrows.Format(f.format), Compression: f.compression, Encoding: f.encoding,
-		Delimiter: f.delimiter, Quotes: importrows.Quotes(f.quotes), Settings: f.settings, Errors: errs,
+		Delimiter: f.delimiter, Quotes: importrows.Quotes(f.quotes), NoHeader: f.noHeader, Settings: f.settings, Errors: errs,
 		Limits: importrows.Limits{PageBytes: f.pageBytes, MaxRowErrors: &mre, DecodeLimits: f.decode},
 	}
 	if f.parallel > 1 {
