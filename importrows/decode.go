@@ -13,8 +13,20 @@ import (
 // rowDecoder turns one record into one cell per plan column, or names why
 // the record is refused.
 type rowDecoder interface {
-	cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, string, errcode.Code)
+	cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, fault)
 }
+
+// fault is why a record is refused: its code, the field (a column's name
+// or key, not its value) and, for a CSV record, the rule it broke.
+type fault struct {
+	field string
+	code  errcode.Code
+	rule  string
+}
+
+// ruleFieldCount is the rule of a CSV record with more or fewer fields
+// than the file's columns.
+const ruleFieldCount = "field-count"
 
 // csvDecoder maps a CSV record's fields to the columns: the plan's columns
 // are in the header's order, so field i is column i. An unquoted empty field
@@ -24,13 +36,17 @@ type csvDecoder struct {
 	n      int
 }
 
-func (d *csvDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, string, errcode.Code) {
+func (d *csvDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, fault) {
 	fields, err := d.parser.Parse(rec)
 	if err != nil {
-		return nil, "", errcode.ImportRecordInvalid
+		f := fault{code: errcode.ImportRecordInvalid}
+		if e, ok := errcode.As(err); ok {
+			f.rule = e.Meta[split.MetaRule]
+		}
+		return nil, f
 	}
 	if len(fields) != d.n {
-		return nil, "", errcode.ImportRecordInvalid
+		return nil, fault{code: errcode.ImportRecordInvalid, rule: ruleFieldCount}
 	}
 	for _, f := range fields {
 		if !f.Quoted && len(f.Value) == 0 {
@@ -39,7 +55,7 @@ func (d *csvDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, string
 			dst = append(dst, coerce.Cell{Kind: coerce.String, Bytes: f.Value})
 		}
 	}
-	return dst, "", ""
+	return dst, fault{}
 }
 
 // ndjsonDecoder maps an object's keys to the columns; a column the object
@@ -60,11 +76,11 @@ func newNDJSONDecoder(cols []column) *ndjsonDecoder {
 	return d
 }
 
-func (d *ndjsonDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, string, errcode.Code) {
+func (d *ndjsonDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, fault) {
 	clear(d.obj)
 	rec = bytes.Trim(rec, " \t\r")
 	if len(rec) == 0 || rec[0] != '{' || json.Unmarshal(rec, &d.obj) != nil {
-		return nil, "", errcode.ImportRecordInvalid
+		return nil, fault{code: errcode.ImportRecordInvalid, rule: "not-an-object"}
 	}
 	for range d.index {
 		dst = append(dst, coerce.Cell{Kind: coerce.Null})
@@ -72,11 +88,11 @@ func (d *ndjsonDecoder) cells(rec []byte, dst []coerce.Cell) ([]coerce.Cell, str
 	for k, raw := range d.obj {
 		i, ok := d.index[k]
 		if !ok {
-			return nil, fieldName(k), errcode.ImportFieldUnknown
+			return nil, fault{field: fieldName(k), code: errcode.ImportFieldUnknown}
 		}
 		dst[i] = jsonCell(raw)
 	}
-	return dst, "", ""
+	return dst, fault{}
 }
 
 // fieldName bounds a key from the file before it is reported: 63 bytes at

@@ -70,7 +70,7 @@ func (im *importer[In]) run(ctx context.Context, r *pipeline.Run[In]) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur), Pages: pages, ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}, nil
+	return Result{Rows: cur.Rows, Refused: cur.Refused, BareQuotes: cur.BareQuotes, Bytes: a.bytesRead(cur), Pages: pages, ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}, nil
 }
 
 // pages works the pages from cur until the file (or the range) ends and
@@ -96,7 +96,10 @@ type cursor struct {
 	Line    int64 `json:"line"`   // the next record's line (row number for Parquet)
 	Rows    int64 `json:"rows"`
 	Refused int64 `json:"refused"`
-	Done    bool  `json:"done,omitempty"`
+	// BareQuotes counts the refused records whose fault is a quote inside
+	// an unquoted field (split.RuleBareQuote).
+	BareQuotes int64 `json:"bareQuotes,omitempty"`
+	Done       bool  `json:"done,omitempty"`
 	// Staged: a key conflicted, so pages go through the staging table.
 	Staged bool `json:"staged,omitempty"`
 }

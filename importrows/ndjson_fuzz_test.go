@@ -33,7 +33,8 @@ func FuzzNDJSONCells(f *testing.F) {
 		for i, n := range names {
 			cols[i] = column{name: n}
 		}
-		cells, field, code := newNDJSONDecoder(cols).cells(rec, nil)
+		cells, f := newNDJSONDecoder(cols).cells(rec, nil)
+		field, code := f.field, f.code
 		var obj map[string]any
 		dec := json.NewDecoder(bytes.NewReader(rec))
 		dec.UseNumber()

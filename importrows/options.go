@@ -198,6 +198,10 @@ type Result struct {
 	// the error report).
 	Rows    int64 `json:"rows"`
 	Refused int64 `json:"refused"`
+	// BareQuotes counts the refused CSV records whose fault is a quote
+	// inside an unquoted field (rule bare-quote in the report): lenient
+	// quotes (Source.Quotes) would read them.
+	BareQuotes int64 `json:"bareQuotes,omitempty"`
 	// Bytes counts the bytes read: the file's size (decoded size for a
 	// compressed or re-encoded text file).
 	Bytes int64 `json:"bytes"`

@@ -137,7 +137,7 @@ func (im *importer[In]) rangeRun(ctx context.Context, r *pipeline.Run[RangeRun[I
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Rows: cur.Rows, Refused: cur.Refused, Bytes: a.bytesRead(cur) - in.Start.Off, Pages: pages,
+	res := Result{Rows: cur.Rows, Refused: cur.Refused, BareQuotes: cur.BareQuotes, Bytes: a.bytesRead(cur) - in.Start.Off, Pages: pages,
 		ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}
 	return pipeline.StepTx(ctx, rangeDoneStep, func(ctx context.Context, tx pgx.Tx) (Result, error) {
 		_, err := pipeline.PublishEvent(ctx, tx, rangesEvent, rangeDone{Parent: in.Parent, Index: in.Index})

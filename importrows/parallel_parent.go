@@ -38,7 +38,7 @@ func (a *attempt[In]) parallel(ctx context.Context) (Result, bool, error) {
 		return Result{}, true, err
 	}
 	if failed == nil && sum.Refused > a.maxRowErrors() {
-		failed = errTooManyErrors(a.maxRowErrors())
+		failed = errTooManyErrors(a.maxRowErrors(), sum.BareQuotes)
 	}
 	if failed != nil {
 		cancelRanges(ctx, ids)
@@ -48,7 +48,7 @@ func (a *attempt[In]) parallel(ctx context.Context) (Result, bool, error) {
 	if err := a.mergeRanges(ctx, len(marks)); err != nil {
 		return Result{}, true, err
 	}
-	return Result{Rows: sum.Rows, Refused: sum.Refused, Bytes: a.plan.Size, Pages: sum.Pages,
+	return Result{Rows: sum.Rows, Refused: sum.Refused, BareQuotes: sum.BareQuotes, Bytes: a.plan.Size, Pages: sum.Pages,
 		ErrorBucket: a.errs.URL(), ErrorPrefix: a.errorPrefix() + "/"}, true, nil
 }
 
@@ -197,6 +197,7 @@ func lookAt(ctx context.Context, ids []string) (rangesLook, error) {
 			}
 			l.Done++
 			l.Sum.Rows, l.Sum.Refused, l.Sum.Bytes, l.Sum.Pages = l.Sum.Rows+r.Rows, l.Sum.Refused+r.Refused, l.Sum.Bytes+r.Bytes, l.Sum.Pages+r.Pages
+			l.Sum.BareQuotes += r.BareQuotes
 		case d.State.Finished():
 			l.Failed, l.State = i+1, string(d.State)
 			if d.LastError != nil {

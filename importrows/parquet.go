@@ -64,7 +64,7 @@ func (a *attempt[In]) parquetRows(ctx context.Context, cur cursor, rows *pageRow
 			for j, v := range vals {
 				cells[index[j]] = pqCell(v)
 			}
-			return rows.accept(ctx, cells, "", "", row, 0)
+			return rows.accept(ctx, cells, fault{}, row, 0)
 		})
 		if err != nil {
 			return cur, err

@@ -19,6 +19,10 @@ type refusal struct {
 	ByteOffset int64        `json:"byteOffset"`
 	Field      string       `json:"field,omitempty"`
 	Code       errcode.Code `json:"code"`
+	// Rule names the CSV rule the record broke: bare-quote,
+	// text-after-quote, unclosed-quote, stray-line-feed, field-count (or
+	// not-an-object for NDJSON); none for a value its column refused.
+	Rule string `json:"rule,omitempty"`
 }
 
 // report streams one page's refusals to errors-NNNNN.ndjson. The object is

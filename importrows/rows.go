@@ -11,6 +11,7 @@ import (
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/importrows/internal/coerce"
+	"github.com/pipekit/pipe/importrows/internal/split"
 )
 
 // rowSink takes one page's rows: it coerces each cell for its column and
@@ -26,8 +27,10 @@ type pageRows struct {
 	sink   rowSink
 	rep    *report
 	before int64 // refused by the run's earlier pages
-	max    int64
-	cells  []coerce.Cell
+	// beforeBare counts those of them refused for a bare quote.
+	beforeBare int64
+	max        int64
+	cells      []coerce.Cell
 	// holding is set once the sink holds a row for the server; the page's
 	// refusals from then on are kept in deferred, to be reported in line
 	// order with the held rows' own (see flushDeferred).
@@ -35,29 +38,30 @@ type pageRows struct {
 	deferred []refusal
 
 	rows, refused int64
+	bareQuotes    int64 // refused for a quote inside an unquoted field
 }
 
 // record is the splitter's callback: one record of the page.
 func (p *pageRows) record(ctx context.Context, rec []byte, off, line int64) error {
-	cells, field, code := p.dec.cells(rec, p.cells[:0])
+	cells, f := p.dec.cells(rec, p.cells[:0])
 	p.cells = cells[:0]
-	return p.accept(ctx, cells, field, code, line, off)
+	return p.accept(ctx, cells, f, line, off)
 }
 
 // accept passes a decoded row to the sink, or reports the record refused.
-func (p *pageRows) accept(ctx context.Context, cells []coerce.Cell, field string, code errcode.Code, line, off int64) error {
-	if code == "" {
+func (p *pageRows) accept(ctx context.Context, cells []coerce.Cell, f fault, line, off int64) error {
+	if f.code == "" {
 		var err error
-		if field, code, err = p.sink.row(ctx, cells, line, off); err != nil {
+		if f.field, f.code, err = p.sink.row(ctx, cells, line, off); err != nil {
 			return err
 		}
 	}
-	if code == codeHeld {
+	if f.code == codeHeld {
 		p.holding = true
 		return nil // counted when the server has answered
 	}
-	if code != "" {
-		return p.refuse(ctx, refusal{Line: line, ByteOffset: off, Field: field, Code: code})
+	if f.code != "" {
+		return p.refuse(ctx, refusal{Line: line, ByteOffset: off, Field: f.field, Code: f.code, Rule: f.rule})
 	}
 	p.rows++
 	return nil
@@ -67,13 +71,16 @@ func (p *pageRows) accept(ctx context.Context, cells []coerce.Cell, field string
 // report written and the row's batch not handled.
 func (p *pageRows) refuse(ctx context.Context, f refusal) error {
 	p.refused++
+	if f.Rule == split.RuleBareQuote {
+		p.bareQuotes++
+	}
 	if p.holding {
 		p.deferred = append(p.deferred, f)
 	} else if err := p.rep.add(ctx, f); err != nil {
 		return err
 	}
 	if p.before+p.refused > p.max {
-		return errors.Join(p.flushDeferred(ctx), errTooManyErrors(p.max))
+		return errors.Join(p.flushDeferred(ctx), errTooManyErrors(p.max, p.beforeBare+p.bareQuotes))
 	}
 	return nil
 }
@@ -90,9 +97,13 @@ func (p *pageRows) flushDeferred(ctx context.Context) error {
 	return nil
 }
 
-func errTooManyErrors(max int64) error {
+func errTooManyErrors(max, bareQuotes int64) error {
+	fix := fmt.Sprintf("read the error report (the run's errorPrefix), fix the file and import it again; or raise MaxRowErrors above %d", max)
+	if bareQuotes > 0 {
+		fix = fmt.Sprintf("%d of the rows were refused for a quote inside an unquoted field (rule bare-quote): lenient quotes (pipe import --quotes lenient) read such quotes as data; or ", bareQuotes) + fix
+	}
 	return errcode.New(errcode.ImportTooManyErrors, "import: more than %d rows were refused", max).
-		WithFix(fmt.Sprintf("read the error report (the run's errorPrefix), fix the file and import it again; or raise MaxRowErrors above %d", max)).
+		WithFix(fix).
 		WithMeta("maxRowErrors", fmt.Sprint(max))
 }
 

@@ -46,7 +46,7 @@ func (a *attempt[In]) newPageRows(page int, cur cursor, sink rowSink) (*pageRows
 	}
 	return &pageRows{
 		dec: a.decoder(), sink: sink, rep: &report{bucket: a.errs, key: key},
-		before: cur.Refused, max: a.maxRowErrors(),
+		before: cur.Refused, beforeBare: cur.BareQuotes, max: a.maxRowErrors(),
 	}, nil
 }
 
@@ -94,7 +94,7 @@ func (a *attempt[In]) scanText(ctx context.Context, cur cursor, rows *pageRows) 
 				WithFix("report this: a chunk is sized to hold the longest record")
 		}
 	}
-	next.Rows, next.Refused = cur.Rows+rows.rows, cur.Refused+rows.refused
+	next.Rows, next.Refused, next.BareQuotes = cur.Rows+rows.rows, cur.Refused+rows.refused, cur.BareQuotes+rows.bareQuotes
 	return next, nil
 }
 
@@ -161,7 +161,7 @@ func (a *attempt[In]) loadPage(ctx context.Context, tx pgx.Tx, page int, cur cur
 	}, func(ctx context.Context, tx pgx.Tx) (func(io.Writer) error, error) {
 		return sink.held.settle(ctx, tx, a.cols, rows)
 	})
-	next.Rows, next.Refused = cur.Rows+rows.rows, cur.Refused+rows.refused
+	next.Rows, next.Refused, next.BareQuotes = cur.Rows+rows.rows, cur.Refused+rows.refused, cur.BareQuotes+rows.bareQuotes
 	return next, rows.rep, err
 }
 

@@ -151,5 +151,8 @@ func importLine(id string, r importrows.Result) string {
 	if r.Refused > 0 {
 		s += fmt.Sprintf("\nrefused rows are reported under %s in %s", r.ErrorPrefix, r.ErrorBucket)
 	}
+	if r.BareQuotes > 0 {
+		s += fmt.Sprintf("\n%d of them for a quote inside an unquoted field (rule bare-quote): --quotes lenient reads such quotes as data", r.BareQuotes)
+	}
 	return s
 }

@@ -14,6 +14,23 @@ const (
 	MetaLine = "line"
 	// MetaField is the 1-based position of the refused field.
 	MetaField = "field"
+	// MetaRule names the CSV rule a record broke (see the Rule constants).
+	MetaRule = "rule"
+)
+
+// The CSV rules a refused record broke, as MetaRule names them.
+const (
+	// RuleBareQuote: a quote inside an unquoted field (37°36'37.8"N), which
+	// a lenient parser keeps as data.
+	RuleBareQuote = "bare-quote"
+	// RuleTextAfterQuote: text between a quoted field's closing quote and
+	// the next delimiter.
+	RuleTextAfterQuote = "text-after-quote"
+	// RuleUnclosedQuote: a quoted field that is never closed.
+	RuleUnclosedQuote = "unclosed-quote"
+	// RuleStrayLineFeed: a line feed outside quotes in a file whose lines
+	// end with a bare carriage return.
+	RuleStrayLineFeed = "stray-line-feed"
 )
 
 // tooLarge reports a record at off that is longer than limit bytes.
@@ -30,14 +47,20 @@ func unclosed(off, line int64) error {
 	return errcode.New(errcode.ImportRecordInvalid,
 		"record at byte %d (line %d) ends the file inside a quoted field", off, line).
 		WithFix(`close the quoted field; a quote inside one is written twice ("")`).
+		WithMeta(MetaRule, RuleUnclosedQuote).
 		WithMeta(MetaByteOffset, strconv.FormatInt(off, 10)).
 		WithMeta(MetaLine, strconv.FormatInt(line, 10))
 }
 
-// badField reports a field whose quoting is malformed; what names the fault.
-// The caller adds the record's offset and line.
-func badField(field int, what string) error {
+// badField reports a field whose quoting is malformed; rule names the rule
+// it broke and what says it. The caller adds the record's offset and line.
+func badField(field int, rule, what string) error {
+	fix := `quote the whole field and write each quote inside it twice ("")`
+	if rule == RuleBareQuote {
+		fix += `, or read such quotes as data (lenient quotes: pipe import --quotes lenient)`
+	}
 	return errcode.New(errcode.ImportRecordInvalid, "field %d: %s", field, what).
-		WithFix(`quote the whole field and write each quote inside it twice ("")`).
-		WithMeta(MetaField, strconv.Itoa(field))
+		WithFix(fix).
+		WithMeta(MetaField, strconv.Itoa(field)).
+		WithMeta(MetaRule, rule)
 }

@@ -97,7 +97,7 @@ func (p *FieldParser) Parse(rec []byte) ([]Field, error) {
 		case end == len(rec):
 			return p.done(rec, p.fields)
 		case rec[end] != delim:
-			return nil, badField(n, "text after the closing quote")
+			return nil, badField(n, RuleTextAfterQuote, "text after the closing quote")
 		}
 		i = end + 1
 	}
@@ -137,7 +137,7 @@ func (p *FieldParser) plain(rec []byte, delim byte) []Field {
 func (p *FieldParser) unquoted(rec []byte, i, n int, delim byte, q int) (int, error) {
 	end := next(rec, i, delim)
 	if q < end && !p.Lenient {
-		return 0, badField(n, "quote inside an unquoted field")
+		return 0, badField(n, RuleBareQuote, "quote inside an unquoted field")
 	}
 	p.fields = append(p.fields, Field{Value: rec[i:end:end]})
 	return end, nil
@@ -151,7 +151,7 @@ func (p *FieldParser) quoted(rec []byte, i, n int) (int, error) {
 	for {
 		k := bytes.IndexByte(rec[from:], p.Quote)
 		if k < 0 {
-			return 0, badField(n, "quoted field is not closed")
+			return 0, badField(n, RuleUnclosedQuote, "quoted field is not closed")
 		}
 		k += from
 		if k+1 < len(rec) && rec[k+1] == p.Quote {

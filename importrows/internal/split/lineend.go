@@ -79,7 +79,7 @@ func strayLineFeed(rec []byte, fields []Field) ([]Field, error) {
 	}
 	for i, f := range fields {
 		if !f.Quoted && bytes.IndexByte(f.Value, '\n') >= 0 {
-			return nil, badField(i+1, "a line feed outside quotes in a file whose lines end with a bare carriage return")
+			return nil, badField(i+1, RuleStrayLineFeed, "a line feed outside quotes in a file whose lines end with a bare carriage return")
 		}
 	}
 	return fields, nil
