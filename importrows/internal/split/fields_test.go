@@ -55,15 +55,14 @@ func TestParse(t *testing.T) {
 func TestParseRefusesMalformedQuotes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		rec   string
-		field string
+		rec, field, rule string
 	}{
-		{`a"b`, "1"},
-		{`x,a"`, "2"},
-		{`x,"a"b`, "2"},
-		{`"a" ,b`, "1"},
-		{`x,y,"abc`, "3"},
-		{`"a""`, "1"},
+		{`a"b`, "1", split.RuleBareQuote},
+		{`x,a"`, "2", split.RuleBareQuote},
+		{`x,"a"b`, "2", split.RuleTextAfterQuote},
+		{`"a" ,b`, "1", split.RuleTextAfterQuote},
+		{`x,y,"abc`, "3", split.RuleUnclosedQuote},
+		{`"a""`, "1", split.RuleUnclosedQuote},
 	} {
 		p := split.FieldParser{Quote: '"'}
 		_, err := p.Parse([]byte(tc.rec))
@@ -72,8 +71,8 @@ func TestParseRefusesMalformedQuotes(t *testing.T) {
 			t.Errorf("%q: got %v %v; want X_IMPORT_RECORD_INVALID at field %s", tc.rec, err, e, tc.field)
 			continue
 		}
-		if len(e.Meta) != 1 {
-			t.Errorf("%q: meta %v, want field only", tc.rec, e.Meta)
+		if len(e.Meta) != 2 || e.Meta[split.MetaRule] != tc.rule {
+			t.Errorf("%q: meta %v, want the field and rule %s only", tc.rec, e.Meta, tc.rule)
 		}
 	}
 }
