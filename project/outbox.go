@@ -1,12 +1,14 @@
 package project
 
 import (
+	"context"
 	"os"
 	"strings"
 
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/outbox"
 	"github.com/pipekit/pipe/outbox/broker"
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // Outbox declares the outbox relay the worker runs: the broker its
@@ -33,16 +35,44 @@ type OutboxStream struct {
 	Ordering string `json:"ordering,omitempty" jsonschema:"enum=stream,enum=key"`
 }
 
-// declareOutbox makes the file's outbox into a relay; its broker connects
-// when the relay first publishes.
-func declareOutbox(o *Outbox, set settings) (*outbox.Relay, error) {
+// brokerURL answers the outbox's broker URL, read from the environment
+// when the file names a variable.
+func (o *Outbox) brokerURL() (string, error) {
 	url := o.Broker
 	if name, ok := strings.CutPrefix(url, "$"); ok {
 		url = os.Getenv(name)
 		if url == "" {
-			return nil, errcode.New(errcode.OutboxInvalid, "outbox: the broker's environment variable %s is not set", name).
+			return "", errcode.New(errcode.OutboxInvalid, "outbox: the broker's environment variable %s is not set", name).
 				WithFix("set it to the broker's URL")
 		}
+	}
+	return url, nil
+}
+
+// verifyOutbox checks the relay's jobs against the catalog (the outbox's
+// tables) and that its broker answers: what `pipe verify --config` asks of
+// the file's outbox.
+func (p *Project) verifyOutbox(ctx context.Context, db pipeline.DB) error {
+	reg, err := pipeline.NewRegistry(p.Relay.Jobs()...)
+	if err != nil {
+		return err
+	}
+	if err := reg.Verify(ctx, db); err != nil {
+		return err
+	}
+	url, err := p.File.Outbox.brokerURL()
+	if err != nil {
+		return err
+	}
+	return broker.Probe(ctx, url) // within 10 s
+}
+
+// declareOutbox makes the file's outbox into a relay; its broker connects
+// when the relay first publishes.
+func declareOutbox(o *Outbox, set settings) (*outbox.Relay, error) {
+	url, err := o.brokerURL()
+	if err != nil {
+		return nil, err
 	}
 	pub, err := broker.Later(url)
 	if err != nil {

@@ -9,7 +9,8 @@ import (
 
 // Finding is what the live catalog says of one declaration.
 type Finding struct {
-	// Kind is "rollup" or "view"; Name the declaration's.
+	// Kind is "rollup", "view", "backfill" or "outbox"; Name the
+	// declaration's (the outbox relay's name).
 	Kind string `json:"kind"`
 	Name string `json:"name"`
 	// Err is the declaration's coded fault (X_JOB_ROLLUP_INVALID,
@@ -28,6 +29,13 @@ func (p *Project) Verify(ctx context.Context, db pipeline.DB) ([]Finding, error)
 		f := Finding{Kind: d.Kind, Name: d.Name, Err: d.Verify(ctx, db)}
 		if f.Err != nil && (ctx.Err() != nil || errcode.CodeOf(f.Err) == "") {
 			return nil, f.Err // the database did not answer: no finding
+		}
+		out = append(out, f)
+	}
+	if p.Relay != nil {
+		f := Finding{Kind: "outbox", Name: p.Relay.Name(), Err: p.verifyOutbox(ctx, db)}
+		if f.Err != nil && ctx.Err() != nil {
+			return nil, f.Err
 		}
 		out = append(out, f)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
@@ -39,6 +40,31 @@ func TestOpenByURL(t *testing.T) {
 		_, err := broker.Open(u)
 		if !errors.Is(err, errcode.OutboxInvalid) || strings.Contains(err.Error(), "secret") {
 			t.Fatalf("Open of a bad URL: %v", err)
+		}
+	}
+}
+
+// Probe says whether each broker answers: the real ones here (Kafka: the
+// in-process fake cluster, whose client connects only when asked), and a
+// port nothing listens on, which is X_OUTBOX_BROKER_UNAVAILABLE.
+func TestProbeSaysWhetherTheBrokerAnswers(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kafka := "kafka://" + strings.Join(c.ListenAddrs(), ",")
+	for _, u := range []string{"nats://127.0.0.1:4222", "amqp://guest:guest@127.0.0.1:5672/", kafka} {
+		if err := broker.Probe(context.Background(), u); err != nil {
+			t.Errorf("%s: %v", strings.SplitN(u, ":", 2)[0], err)
+		}
+	}
+	c.Close()
+	for _, u := range []string{"nats://127.0.0.1:1", "amqp://guest:guest@127.0.0.1:1/", kafka} {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		err := broker.Probe(ctx, u)
+		cancel()
+		if !errors.Is(err, errcode.OutboxBrokerUnavailable) {
+			t.Errorf("%s with nothing listening: %v; want X_OUTBOX_BROKER_UNAVAILABLE", strings.SplitN(u, ":", 2)[0], err)
 		}
 	}
 }

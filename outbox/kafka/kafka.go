@@ -123,6 +123,15 @@ func (p *Publisher) Close() error {
 	return nil
 }
 
+// Ping asks the cluster for its brokers: a client connects lazily, so this
+// is what says the seeds answer.
+func (p *Publisher) Ping(ctx context.Context) error {
+	if err := p.cl.Ping(ctx); err != nil {
+		return outbox.Unavailable(err, "kafka", "reach the cluster")
+	}
+	return nil
+}
+
 func classify(e outbox.Envelope, err error) error {
 	for _, refused := range []error{kerr.MessageTooLarge, kerr.RecordListTooLarge, kerr.InvalidTopicException, kerr.InvalidRecord, kerr.TopicAuthorizationFailed} {
 		if errors.Is(err, refused) {

@@ -157,6 +157,23 @@ func (p *Publisher) Close() error {
 	return nil
 }
 
+// Ping waits until the connection is up (Dial retries a server that is
+// down, so a connection may not be yet) and the server answers a flush,
+// or ctx ends.
+func (p *Publisher) Ping(ctx context.Context) error {
+	for !p.nc.IsConnected() {
+		select {
+		case <-ctx.Done():
+			return outbox.Unavailable(ctx.Err(), "nats", "reach the server")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := p.nc.FlushWithContext(ctx); err != nil {
+		return outbox.Unavailable(err, "nats", "reach the server")
+	}
+	return nil
+}
+
 // classify codes a failure to publish message e on subject: refused for
 // good, or a broker away.
 func classify(e outbox.Envelope, subject string, err error) error {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -64,5 +65,34 @@ func TestWorkerRelaysTheProjectFilesOutboxAndLogsInItsFormat(t *testing.T) {
 	}
 	if failed != 1 {
 		t.Fatalf("%d outbox.publish.failed lines; want 1:\n%s", failed, r.stderr)
+	}
+}
+
+// pipe verify --config checks the file's outbox: its relay against the
+// catalog and its broker, which must answer. An outbox-only file is one
+// declaration checked, not none; a broker that does not answer is
+// X_OUTBOX_BROKER_UNAVAILABLE, the URL (it may hold a password) unquoted.
+func TestVerifyChecksTheProjectFilesOutbox(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	broker := os.Getenv("RABBITMQ_URL")
+	if broker == "" {
+		broker = "amqp://guest:guest@127.0.0.1:5672/"
+	}
+	ok := b.pipe(t, "verify", "--config", writeConfig(t, fmt.Sprintf(`{"outbox": {"broker": %q, "streams": [{"name": "orders"}]}}`, broker)))
+	wantOK(t, ok)
+	if !strings.Contains(ok.stdout, "ok    outbox ") || !strings.Contains(ok.stdout, "1 declaration(s) checked, 0 fault(s)") {
+		t.Fatalf("pipe verify of an outbox-only file:\n%s", ok.stdout)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	_ = l.Close() // nothing answers there now
+	r := b.pipe(t, "verify", "--config", writeConfig(t, `{"outbox": {"broker": "amqp://u:s3cret@`+closed+`/", "streams": [{"name": "orders"}]}}`))
+	if r.code != 1 || !strings.Contains(r.stdout, "FAIL  outbox ") || !strings.Contains(r.stdout, "X_OUTBOX_BROKER_UNAVAILABLE") ||
+		strings.Contains(r.stdout+r.stderr, "s3cret") {
+		t.Fatalf("pipe verify of an outbox whose broker does not answer: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

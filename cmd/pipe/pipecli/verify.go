@@ -16,7 +16,8 @@ func (a *app) verifyCommand() *cobra.Command {
 		Long: "verify asks the database about every declared job that checks its catalog — each rollup's\n" +
 			"target, unique index, source and columns, each refresh's materialized view and its unique\n" +
 			"index — the same check `pipe worker` makes before it starts. With --config it checks the\n" +
-			"project file's declarations (a file that does not load is its error); without, the jobs\n" +
+			"project file's declarations (a file that does not load is its error), its outbox among them\n" +
+			"(the relay's tables, and its broker, which must answer within 10 s); without, the jobs\n" +
 			"this pipe was built with. It prints one line a declaration and exits non-zero naming each\n" +
 			"fault.",
 		Args: noArgs,
