@@ -6,9 +6,9 @@ package errcode
 // until it is granted the right. [PermissionFix] names the role.
 const PostgresPermission Code = "X_POSTGRES_PERMISSION"
 
-// permissionFix is the fix of a refusal for want of a right whose role is
-// not known.
-const permissionFix = "grant the role pipe connects as what it lacks: as the owner of schema pipe, run the " +
+// postgresPermissionFix is the fix of a [PostgresPermission] refusal
+// whose role is not known.
+const postgresPermissionFix = "grant the role pipe connects as what it lacks: as the owner of schema pipe, run the " +
 	"statements `pipe grants --role <that role>` prints (or add --apply), and on the application's tables the " +
 	"rights the README's \"Least privilege\" section lists for the room"
 

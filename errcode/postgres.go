@@ -163,7 +163,7 @@ func sqlstateCode(state string) (Code, string) {
 	case class == "53":
 		return PostgresExhausted, "free the server's disk or memory, or raise the named limit; the run is retried after a pause"
 	case state == "42501":
-		return PostgresPermission, permissionFix
+		return PostgresPermission, postgresPermissionFix
 	case class == "22" || class == "23" || class == "42" || class == "P0" || class == "0A" || class == "2B" || class == "2F" || class == "39":
 		return PostgresRefused, "the server refuses the statement as it stands and would refuse it again: fix the data, the constraint or the SQL the SQLSTATE names"
 	}

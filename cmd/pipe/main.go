@@ -20,9 +20,13 @@ func main() {
 	// `pipe bench jobs`, `import` and `export` re-execute pipe as their
 	// helper processes.
 	bench.HelperMain()
-	jobs := []pipeline.Registrable{pipecli.DemoJob()}
-	os.Exit(pipecli.Execute(context.Background(), os.Args[1:], pipecli.Options{
-		Jobs:     jobs,
+	os.Exit(pipecli.Execute(context.Background(), os.Args[1:], stockOptions()))
+}
+
+// stockOptions are the stock pipe's: the demo's job and the bench room.
+func stockOptions() pipecli.Options {
+	return pipecli.Options{
+		Jobs:     []pipeline.Registrable{pipecli.DemoJob()},
 		Commands: []func(pipecli.Env) *cobra.Command{bench.Command},
-	}))
+	}
 }

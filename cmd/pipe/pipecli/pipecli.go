@@ -99,16 +99,7 @@ type app struct {
 // the coded error and its fix. ctx bounds the command; a worker also stops on
 // SIGINT or SIGTERM.
 func Execute(ctx context.Context, args []string, opts Options) int {
-	a := &app{opts: withMaintenance(opts), stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr}
-	if a.stdin == nil {
-		a.stdin = os.Stdin
-	}
-	if a.stdout == nil {
-		a.stdout = os.Stdout
-	}
-	if a.stderr == nil {
-		a.stderr = os.Stderr
-	}
+	a := newApp(opts)
 	root := a.rootCommand()
 	if args == nil {
 		args = []string{} // cobra reads os.Args when given nil
@@ -121,6 +112,26 @@ func Execute(ctx context.Context, args []string, opts Options) int {
 	// The --json flag may not have parsed when the command line did not.
 	a.json = a.json || wantsJSON(args)
 	return a.fail(err)
+}
+
+// Command answers the root command [Execute] runs with opts, not run: the
+// tree of commands and flags that `pipe --help` shows, for a reference
+// generated from it. Running it is [Execute]'s work.
+func Command(opts Options) *cobra.Command { return newApp(opts).rootCommand() }
+
+// newApp answers the app of one command line, its streams defaulted.
+func newApp(opts Options) *app {
+	a := &app{opts: withMaintenance(opts), stdin: opts.Stdin, stdout: opts.Stdout, stderr: opts.Stderr}
+	if a.stdin == nil {
+		a.stdin = os.Stdin
+	}
+	if a.stdout == nil {
+		a.stdout = os.Stdout
+	}
+	if a.stderr == nil {
+		a.stderr = os.Stderr
+	}
+	return a
 }
 
 func (a *app) rootCommand() *cobra.Command {
