@@ -49,8 +49,11 @@ func (d Declaration) inFileKeys(err error) error {
 		return err
 	}
 	label := "rollup " + d.Name + ": "
-	if d.Kind == "view" {
+	switch d.Kind {
+	case "view":
 		label = "refresh " + d.Name + ": "
+	case "backfill":
+		label = "backfill " + d.Name + ": "
 	}
 	return inFileKeys(err, d.at, label)
 }

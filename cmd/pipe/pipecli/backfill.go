@@ -11,6 +11,7 @@ import (
 	"github.com/pipekit/pipe/backfill"
 	"github.com/pipekit/pipe/errcode"
 	"github.com/pipekit/pipe/pipeline"
+	"github.com/pipekit/pipe/project"
 )
 
 // backfillJob is a backfill pass as pipe.json (and backfill.Request)
@@ -38,21 +39,44 @@ func (a *app) backfillRunCommand() *cobra.Command {
 			"fleet's `pipe worker`s; with --wait it runs the pass in this process with a progress bar.",
 		Args: exactArgs("NAME"),
 		RunE: func(c *cobra.Command, args []string) error {
-			if _, err := a.useProject(config); err != nil {
+			p, err := a.useProject(config)
+			if err != nil {
 				return err
 			}
 			job, err := a.findBackfill(args[0])
 			if err != nil {
 				return err
 			}
-			return enqueueOrWait(a, c, job, backfill.Request{}, wait, func(id string, r backfill.Result) string {
+			_, err = checkAndRun(a, c, job, backfillCheck(p, job), backfill.Request{}, wait, func(id string, r backfill.Result) string {
 				return fmt.Sprintf("backfilled %d rows in %d batches; run %s", r.Rows, r.Batches, id)
 			})
+			return err
 		},
 	}
 	configFlag(c, &config)
 	c.Flags().BoolVar(&wait, "wait", false, "run the pass in this process and wait for it")
 	return c
+}
+
+// backfillCheck is a pass's check against the live catalog before it is
+// enqueued — its table, key and statement, as a worker's start checks them
+// — its faults naming the project file's keys (backfills[0].sql) when the
+// file declares it: a pass refused leaves no run behind.
+func backfillCheck(p *project.Project, job *backfillJob) preCheck[backfill.Request] {
+	return func(ctx context.Context, db pipeline.DB, _ backfill.Request) error {
+		if p != nil {
+			for _, d := range p.Declarations {
+				if d.Kind == "backfill" && d.Name == job.Name() {
+					return d.Verify(ctx, db)
+				}
+			}
+		}
+		reg, err := pipeline.NewRegistry(job)
+		if err != nil {
+			return err
+		}
+		return reg.Verify(ctx, db)
+	}
 }
 
 // findBackfill answers the backfill named name among the registered jobs.

@@ -2,6 +2,7 @@ package pipecli_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/pipekit/pipe/backfill"
@@ -44,5 +45,26 @@ func TestABackfillDeclaredInPipeJSONRunsFromTheCLI(t *testing.T) {
 	r = b.pipe(t, "backfill", "pause", "fill-cents", "--json")
 	if r.code == 0 {
 		t.Fatalf("a finished pass was paused: %s", r.stdout)
+	}
+}
+
+// A pass whose statement names an unknown column is refused before it is
+// enqueued — with --wait and without — naming the file's key
+// (backfills[0].sql), and leaves no run behind.
+func TestABackfillWithAnUnknownColumnIsRefusedBeforeItsRun(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.exec(t, `create table accounts (id int primary key, balance numeric not null)`)
+	cfg := writeConfig(t, backfillConfig) // sets cents, which the table lacks
+	for _, args := range [][]string{{"--wait"}, nil} {
+		r := b.pipe(t, append([]string{"backfill", "run", "fill-cents", "--config", cfg}, args...)...)
+		wantError(t, r, 1, "X_BACKFILL_INVALID")
+		if !strings.Contains(r.stderr, "backfills[0].sql") {
+			t.Fatalf("the refusal does not name backfills[0].sql:\n%s", r.stderr)
+		}
+	}
+	var runs int
+	if err := b.pool.QueryRow(t.Context(), `select count(*) from pipe.jobs`).Scan(&runs); err != nil || runs != 0 {
+		t.Fatalf("%d runs left behind (%v)", runs, err)
 	}
 }
