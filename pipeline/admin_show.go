@@ -61,26 +61,37 @@ func (a *Admin) Show(ctx context.Context, id string) (*RunDetail, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := a.showRow(ctx, uid)
+	// One snapshot: a run's row, status and journal read apart could show
+	// a failed attempt's journal entry beside the row as it was before the
+	// attempt settled.
+	tx, err := a.db.Begin(ctx)
+	if err != nil {
+		return nil, adminErr("show", err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	if _, err := tx.Exec(ctx, `set transaction isolation level repeatable read, read only`); err != nil {
+		return nil, adminErr("show", err)
+	}
+	d, err := showRow(ctx, tx, uid)
 	if err != nil {
 		return nil, err
 	}
-	if d.Status, d.StatusAt, err = readStatus(ctx, a.db, uid); err != nil {
+	if d.Status, d.StatusAt, err = readStatus(ctx, tx, uid); err != nil {
 		return nil, err
 	}
-	if d.Journal, err = a.readJournal(ctx, uid); err != nil {
+	if d.Journal, err = readJournal(ctx, tx, uid); err != nil {
 		return nil, err
 	}
 	d.Steps = foldSteps(d.Journal)
 	return d, nil
 }
 
-func (a *Admin) showRow(ctx context.Context, id uuid.UUID) (*RunDetail, error) {
+func showRow(ctx context.Context, db DB, id uuid.UUID) (*RunDetail, error) {
 	d := &RunDetail{}
 	var rid, runID uuid.UUID
 	var lastErr []byte
 	var worker, ckey *string
-	err := a.db.QueryRow(ctx, sqlShow, id).Scan(&rid, &runID, &d.Name, &d.Queue, &d.Tenant, &d.IdempotencyKey, &d.State,
+	err := db.QueryRow(ctx, sqlShow, id).Scan(&rid, &runID, &d.Name, &d.Queue, &d.Tenant, &d.IdempotencyKey, &d.State,
 		&d.Attempt, &d.MaxAttempts, &d.RunAt, &d.CreatedAt, &d.FinishedAt, &d.Input, &d.Result, &lastErr,
 		&d.StartedAt, &d.LeaseUntil, &worker, &d.Progress, &ckey)
 	if err == pgx.ErrNoRows {
@@ -106,8 +117,8 @@ func (a *Admin) showRow(ctx context.Context, id uuid.UUID) (*RunDetail, error) {
 	return d, nil
 }
 
-func (a *Admin) readJournal(ctx context.Context, id uuid.UUID) ([]Event, error) {
-	rows, err := a.db.Query(ctx, `select seq, kind, attempt, coalesce(step, ''), data, at from pipe.journal where job_id = $1 order by seq`, id)
+func readJournal(ctx context.Context, db DB, id uuid.UUID) ([]Event, error) {
+	rows, err := db.Query(ctx, `select seq, kind, attempt, coalesce(step, ''), data, at from pipe.journal where job_id = $1 order by seq`, id)
 	if err != nil {
 		return nil, adminErr("show", err)
 	}
