@@ -17,8 +17,13 @@ func TestTwoWorkersOfOneProcessKeepARowEach(t *testing.T) {
 	pool := fixtures.DB(t)
 	admin := pipeline.NewAdmin(pool)
 	j := pipeline.MustJob("presence", keyK, func(context.Context, *pipeline.Run[noInput]) (int, error) { return 1, nil })
-	a := startWorker(t, pool, pipeline.WorkerConfig{Heartbeat: 20 * time.Millisecond}, j)
-	b := startWorker(t, pool, pipeline.WorkerConfig{Heartbeat: 20 * time.Millisecond}, j)
+	// A heartbeat bounds its announce: at 20 ms, through the kit's
+	// PgBouncer on a loaded machine, the announces ran past it and the row
+	// was not renewed in 10 s (a CI run's PgBouncer leg), as
+	// TestWorkersListsLiveWorkersAndTheirRuns found before.
+	cfg := pipeline.WorkerConfig{Heartbeat: 250 * time.Millisecond}
+	a := startWorker(t, pool, cfg, j)
+	b := startWorker(t, pool, cfg, j)
 	if a.ID() == b.ID() {
 		t.Fatalf("two workers of one process share the id %s", a.ID())
 	}
