@@ -4,8 +4,8 @@ import "github.com/pipekit/pipe/errcode"
 
 // linked holds the cloud stores this binary links, each registered by its
 // own file: a build with the tag pipe_no_s3, pipe_no_gcs or pipe_no_azure
-// leaves that store's SDK out of the binary (see the README's "Object
-// storage"). file:// and mem:// are always there.
+// leaves that store's SDK out of the binary (see docs/object-storage.md).
+// file:// and mem:// are always there.
 var linked = map[string]bool{}
 
 // cloudTags names the build tag that leaves each cloud store out.

@@ -1,7 +1,8 @@
 package errcode
 
 // The codes pipe raises. Their names and meanings follow the reference
-// specification; the README's error table lists each with its fix.
+// specification; docs/reference/errors.md, generated from this package,
+// lists each with its class and fix.
 const (
 	Invariant                Code = "X_INVARIANT"
 	IDInvalid                Code = "X_ID_INVALID"

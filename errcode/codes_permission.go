@@ -10,7 +10,7 @@ const PostgresPermission Code = "X_POSTGRES_PERMISSION"
 // whose role is not known.
 const postgresPermissionFix = "grant the role pipe connects as what it lacks: as the owner of schema pipe, run the " +
 	"statements `pipe grants --role <that role>` prints (or add --apply), and on the application's tables the " +
-	"rights the README's \"Least privilege\" section lists for the room"
+	"rights docs/deploying.md's \"Least privilege\" section lists for the room"
 
 func init() { Register(PostgresPermission, Terminal) }
 
@@ -19,5 +19,5 @@ func init() { Register(PostgresPermission, Terminal) }
 func PermissionFix(role string) string {
 	return "grant role " + role + " what it lacks: as the owner of schema pipe, run the statements " +
 		"`pipe grants --role " + role + "` prints (or add --apply), and on the application's tables the " +
-		"rights the README's \"Least privilege\" section lists for the room"
+		"rights docs/deploying.md's \"Least privilege\" section lists for the room"
 }

@@ -147,13 +147,13 @@ func lineEndCases() []csvCase {
 }
 
 // The CSV edge cases, loaded by pipe's importer and by PostgreSQL's COPY
-// into identical tables, give the same table — or, where the README says
+// into identical tables, give the same table — or, where docs/imports.md says
 // pipe differs, the documented difference: a row refused on its own where
 // COPY changes it or fails the whole file. Where the suite gives the
 // expected parse, pipe's table is it.
 func TestCSVEdgeCasesAgreeWithCOPY(t *testing.T) {
 	b := setup(t, "")
-	readme := readmeText(t)
+	guide := guideText(t)
 	for i, c := range slices.Concat(spectrumCases(t), extraCases(), lineEndCases()) {
 		t.Run(c.name, func(t *testing.T) {
 			viaPipe, viaCopy := fmt.Sprintf("pipe_%d", i), fmt.Sprintf("copy_%d", i)
@@ -181,8 +181,8 @@ func TestCSVEdgeCasesAgreeWithCOPY(t *testing.T) {
 			if c.want != nil && !slices.Equal(loaded, joinRows(c.want)) {
 				t.Errorf("the table is not the suite's parse:\n%q\nwant\n%q", loaded, joinRows(c.want))
 			}
-			if c.documented != "" && !strings.Contains(readme, c.documented) {
-				t.Errorf("the README does not say %q", c.documented)
+			if c.documented != "" && !strings.Contains(guide, c.documented) {
+				t.Errorf("docs/imports.md does not say %q", c.documented)
 			}
 			if c.copyFails || c.pipeFails != "" {
 				return
@@ -197,10 +197,11 @@ func TestCSVEdgeCasesAgreeWithCOPY(t *testing.T) {
 	}
 }
 
-// readmeText answers the README with each run of white space one space.
-func readmeText(t *testing.T) string {
+// guideText answers the imports guide with each run of white space one
+// space.
+func guideText(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/imports.md")
 	if err != nil {
 		t.Fatal(err)
 	}

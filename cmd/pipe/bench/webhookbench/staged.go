@@ -16,7 +16,7 @@ import (
 
 const stagedJob = "pipe.bench.webhooks.staged"
 
-// StagedRelayBatch is the staged figure's relay batch, as the README
+// StagedRelayBatch is the staged figure's relay batch, as docs/webhooks.md
 // declares a staged webhook's relay: 2,000 deliveries a batch posted
 // 0.54-0.58x the POST loop where the relay's default 500 posted 0.41-0.53x
 // (three interleaved rounds), the turn between two batches and each

@@ -107,7 +107,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, out io.Writer) (Res
 		o.Concurrency, r.OutboundPerSec, r.OutboundAnchor, r.OutboundRatio)
 	printCPU(out, r)
 	r.StagedRatio = r.StagedPerSec / r.OutboundAnchor
-	fmt.Fprintf(out, "outbound staged through the outbox (webhook.Staged at its defaults, 64 at once; its relay in batches of %d, as the README declares it): %.0f deliveries/s = %.2fx the POSTs\n",
+	fmt.Fprintf(out, "outbound staged through the outbox (webhook.Staged at its defaults, 64 at once; its relay in batches of %d, as docs/webhooks.md declares it): %.0f deliveries/s = %.2fx the POSTs\n",
 		StagedRelayBatch, r.StagedPerSec, r.StagedRatio)
 	printStagedCPU(out, r)
 	if err := jobFloor(ctx, pool, o, &r); err != nil {
