@@ -53,9 +53,10 @@ type Worker struct {
 	tracer   trace.Tracer
 	gos      *goPool // the goroutines runs and bodies run on
 	database outage  // whether the claim last found the database gone
-	// claimInDoubt: a claim failed after it may have reached the server, so
-	// runs may be running under this worker's id that it never heard of.
-	claimInDoubt atomic.Bool
+	// doubt: claims failed after they may have reached the server, so runs
+	// may be running under this worker's id that it never heard of. Read
+	// and written by the fetch loop alone.
+	doubt claimDoubt
 
 	// fencedTxOptions begin a FencedTx: the server ends one left idle for a
 	// whole lease (at least fencedIdleFloor), so a runner cut off from the

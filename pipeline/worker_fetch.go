@@ -20,7 +20,7 @@ func (w *Worker) fetchLoop(ctx context.Context) {
 		started := time.Now()
 		found, full, err := w.passAfterOutage(ctx)
 		if err != nil && !pgconn.SafeToRetry(err) && errcode.Unavailable(errcode.Postgres(context.Background(), err, "claim")) {
-			w.claimInDoubt.Store(true)
+			w.doubt.lost(time.Now())
 		}
 		wait := idle
 		w.database.observe(w.log, err, ctx.Err() != nil)
@@ -75,7 +75,7 @@ func (w *Worker) passAfterOutage(ctx context.Context) (int, bool, error) {
 			return 0, false, err
 		}
 	}
-	if w.claimInDoubt.Load() {
+	if w.doubt.due(time.Now()) {
 		if err := w.recoverClaims(ctx); err != nil {
 			return 0, false, err
 		}
@@ -85,7 +85,8 @@ func (w *Worker) passAfterOutage(ctx context.Context) (int, bool, error) {
 
 // recoverClaims hands back, uncounted, the runs a claim whose answer was
 // lost gave this worker: else they would wait out their lease and then be
-// claimed again with an attempt spent.
+// claimed again with an attempt spent. It runs before passes for a while
+// after the loss (see claimDoubt), since the lost claim may commit later.
 func (w *Worker) recoverClaims(ctx context.Context) error {
 	w.mu.Lock()
 	owned := make([]uuid.UUID, 0, len(w.owned))
@@ -97,7 +98,7 @@ func (w *Worker) recoverClaims(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.claimInDoubt.Store(false)
+	w.doubt.looked(time.Now())
 	if n > 0 {
 		w.log.info("jobs.claim.recovered", "runs", n)
 	}
