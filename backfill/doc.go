@@ -36,9 +36,10 @@
 // is rolled back and retried smaller after a back-off, instead of queueing
 // behind it (and making the application queue behind the pass). Between
 // batches the pass waits while the database is unhealthy — a replica
-// lagging (pg_stat_replication.replay_lag, read on the primary), a long transaction holding back vacuum, the transaction id age
-// near wraparound ([Health]) — or an operator holds it ([Pause]), saying
-// why in the ledger.
+// lagging (pg_stat_replication.replay_lag, read on the primary), a long
+// transaction of the pass's own database holding back vacuum, the
+// transaction id age near wraparound ([Health]) — or an operator holds it
+// ([Pause]), saying why in the ledger.
 //
 // # The ledger
 //

@@ -85,9 +85,11 @@ type Health struct {
 	// quicker). A replica that is disconnected, or a cascaded one, is not
 	// in the view and does not hold the pass. Default 10s.
 	ReplicationLag time.Duration
-	// TransactionAge: the age of the oldest transaction holding back vacuum
-	// (one with a transaction id or a snapshot), the pass's own excepted.
-	// Default 10m.
+	// TransactionAge: the age of the oldest transaction of the pass's own
+	// database holding back vacuum (one with a transaction id or a
+	// snapshot), the pass's own session excepted. A transaction of another
+	// database of the server is not counted: it does not hold back the
+	// vacuum of this database's tables. Default 10m.
 	TransactionAge time.Duration
 	// XIDAge: the age of the oldest database's frozen transaction id, as
 	// wraparound nears. Default 1,000,000,000 (wraparound is near 2^31).

@@ -37,6 +37,10 @@ type Backfill struct {
 	// Attempts is how many attempts a pass gets before it is dead-lettered
 	// (its cursor kept). Default 3.
 	Attempts int `json:"attempts,omitempty" jsonschema:"minimum=1"`
+	// Health are the limits past which the pass waits for the database: a
+	// replica's lag, a long transaction, the transaction id age. Default:
+	// each limit's default.
+	Health *BackfillHealth `json:"health,omitempty"`
 }
 
 func declareBackfill(b Backfill, at string) (*Declaration, error) {
@@ -52,7 +56,9 @@ func declareBackfill(b Backfill, at string) (*Declaration, error) {
 		}
 		o.Target = d
 	}
-	var jf []string
+	var hf, jf []string
+	o.Health, hf = b.Health.health()
+	faults = append(faults, hf...)
 	o.Job, jf = jobOptions[backfill.Request, backfill.Result](b.Queue, b.Attempts, "")
 	faults = append(faults, jf...)
 	if len(faults) > 0 {

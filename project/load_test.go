@@ -100,6 +100,11 @@ func TestTheSchemaAndTheLoaderRefuseTheSameFiles(t *testing.T) {
 		"trailing data":  {`{} {}`, errcode.ConfigInvalid, "data after the top-level object"},
 		"backfill target": {`{"backfills": [{"name": "b", "table": "t", "target": "soon", "sql": "update t set a = 1 where id between $1 and $2"}]}`,
 			errcode.BackfillInvalid, "backfills[0].target: X_DURATION_INVALID"},
+		"health duration": {backfillWith(`"health": {"transactionAge": "soon"}`), errcode.BackfillInvalid,
+			"backfills[0].health.transactionAge: X_DURATION_INVALID"},
+		"health every off": {backfillWith(`"health": {"every": "off"}`), errcode.BackfillInvalid, "backfills[0].health.every: X_DURATION_INVALID"},
+		"health xid age":   {backfillWith(`"health": {"xidAge": -2}`), errcode.BackfillInvalid, "backfills[0].health.xidAge is neither"},
+		"health key":       {backfillWith(`"health": {"longTransaction": "5m"}`), errcode.ConfigInvalid, `unknown field "longTransaction"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := schemaAccepts(t, s, tc.doc); err == nil && name != "trailing data" {
@@ -124,6 +129,9 @@ func TestABackfillsFaultsNameTheFilesKeys(t *testing.T) {
 		`{"backfills": [{"name": "b", "table": "t", "query": "select id from t", "key": "id", ` + sql + `}]}`: "backfills[0].table and backfills[0].query",
 		`{"backfills": [{"name": "b", "table": "t", "minBatch": 50, "maxBatch": 10, ` + sql + `}]}`:           "backfills[0].minBatch is above backfills[0].maxBatch",
 		`{"backfills": [{"name": "b", "query": "select id from t", ` + sql + `}]}`:                            "backfills[0].query needs its backfills[0].key",
+		backfillWith(`"health": {"replicationLag": "0s"}`):                                                    "backfills[0].health.replicationLag is zero",
+		backfillWith(`"health": {"every": "0ms"}`):                                                            "backfills[0].health.every is zero",
+		backfillWith(`"health": {"xidAge": 0}`):                                                               "backfills[0].health.xidAge is neither above zero nor -1",
 	} {
 		_, err := project.Load(write(t, doc))
 		if !errors.Is(err, errcode.BackfillInvalid) || !strings.Contains(err.Error(), fault) {
@@ -186,4 +194,9 @@ func fixOf(err error) string {
 		return e.Fix
 	}
 	return ""
+}
+
+// backfillWith answers a file of one backfill, b, with the fields more.
+func backfillWith(more string) string {
+	return `{"backfills": [{"name": "b", "table": "t", "sql": "update t set a = 1 where id between $1 and $2", ` + more + `}]}`
 }

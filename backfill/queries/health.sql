@@ -1,11 +1,14 @@
 -- The database's health for a pass: the largest replay lag of a replica in
--- seconds (null without replicas), the age in seconds of the oldest
--- transaction holding back vacuum (another session's), and the oldest
+-- seconds (null without replicas); the age in seconds of the oldest
+-- transaction of the pass's own database holding back vacuum, the pass's
+-- own session excepted (a transaction of another database of the server
+-- does not hold back the vacuum of this one's tables); and the oldest
 -- database's frozen transaction id age.
 select
     (select extract(epoch from max(replay_lag))::float8 from pg_stat_replication),
     (select coalesce(extract(epoch from max(clock_timestamp() - xact_start)), 0)::float8
        from pg_stat_activity
-      where pid <> pg_backend_pid() and (backend_xid is not null or backend_xmin is not null)
+      where datname = current_database() and pid <> pg_backend_pid()
+        and (backend_xid is not null or backend_xmin is not null)
         and xact_start is not null),
     (select max(age(datfrozenxid))::bigint from pg_database)
