@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -21,11 +22,23 @@ type VendorOrder struct {
 }
 
 // A consumer per connected account, its cursor kept in pipe, re-armed every
-// minute; the worker and the scheduler run it.
+// minute; the worker and the scheduler run it. Here the vendor's stream is
+// a channel holding two orders, and the account's run ends with it.
 func Example() {
-	ctx := context.Background()
-	pool, _ := pgxpool.New(ctx, "postgres://localhost/app")
-	orders := make(chan VendorOrder)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pool, drop := fixtures.ExampleDB() // your application's pool
+	defer drop()
+	if _, err := pool.Exec(ctx, `create table accounts (id text primary key, connected bool not null);
+		create table orders (id text primary key, account text not null);
+		insert into accounts values ('acme', true), ('globex', false)`); err != nil {
+		log.Fatal(err)
+	}
+	orders := make(chan VendorOrder, 2)
+	orders <- VendorOrder{ID: "o-1", Cursor: "c-1"}
+	orders <- VendorOrder{ID: "o-2", Cursor: "c-2"}
+	close(orders)
+
 	syncOrders := consumer.MustNew(consumer.Options[VendorOrder, string]{
 		Name: "sync-orders",
 		Keys: func(ctx context.Context, tx pgx.Tx) ([]string, error) {
@@ -47,12 +60,48 @@ func Example() {
 		Batch:  100,
 		Rearm:  time.Minute,
 	})
-	reg, _ := pipeline.NewRegistry(syncOrders.Jobs()...)
-	w, _ := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg})
-	s, _ := pipeline.NewScheduler(pool, pipeline.SchedulerConfig{Tasks: []*pipeline.Task{syncOrders.Supervisor()}})
-	_ = w.Start(ctx)
-	_ = s.Start(ctx)
-	_, _ = syncOrders.Arm(ctx, pool) // start the keys now rather than at the next minute
+	reg, err := pipeline.NewRegistry(syncOrders.Jobs()...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg})
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := pipeline.NewScheduler(pool, pipeline.SchedulerConfig{Tasks: []*pipeline.Task{syncOrders.Supervisor()}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer func() { _ = w.Shutdown(context.Background()) }()
+	if err := s.Start(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer func() { _ = s.Stop(context.Background()) }()
+	if _, err := syncOrders.Arm(ctx, pool); err != nil { // start the keys now rather than at the next minute
+		log.Fatal(err)
+	}
+
+	var n int
+	for n < 2 {
+		time.Sleep(50 * time.Millisecond)
+		if err := pool.QueryRow(ctx, `select count(*) from orders`).Scan(&n); err != nil {
+			log.Fatal(err)
+		}
+	}
+	rows, _ := pool.Query(ctx, `select id || ' ' || account from orders order by id`)
+	synced, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, o := range synced {
+		fmt.Println(o)
+	}
+	// Output:
+	// o-1 acme
+	// o-2 acme
 }
 
 // A declaration is checked whole: every fault is named in one

@@ -2,12 +2,13 @@ package exportrows_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
-
-	"github.com/jackc/pgx/v5/pgxpool"
+	"time"
 
 	"github.com/pipekit/pipe/exportrows"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pg"
 	"github.com/pipekit/pipe/pipeline"
 )
@@ -20,36 +21,71 @@ type OrgExport struct {
 
 // An export is declared once and enqueued like any job: here in the
 // caller's transaction, so a rollback means it never existed. A worker runs
-// it; its result names the manifest, written last.
+// it; its result counts what it wrote and names the manifest, written last.
 func Example() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pool, drop := fixtures.ExampleDB() // your application's pool
+	defer drop()
+	if _, err := pool.Exec(ctx, `create table orders (id int primary key, org_id text not null,
+			created_at timestamptz not null, total numeric not null, card_token text);
+		insert into orders values (1, 'org-42', '2026-12-01 09:00Z', 12.50, 'tok_1'),
+			(2, 'org-7', '2026-12-01 10:00Z', 8.00, 'tok_2'), (3, 'org-42', '2026-12-01 11:00Z', 3.20, 'tok_3')`); err != nil {
+		log.Fatal(err)
+	}
 	exportOrders := exportrows.MustNew(func(in OrgExport) string { return in.OrgID + "/" + in.Day }, exportrows.Options[OrgExport]{
 		Name: "orders.export",
 		Source: func(in OrgExport) exportrows.Source {
 			return exportrows.Source{Table: pg.Relation{Name: "orders"}, Where: "org_id = $1 and created_at::date = $2", Args: []any{in.OrgID, in.Day}}
 		},
 		Sink: func(in OrgExport) exportrows.Sink {
-			return exportrows.Sink{Bucket: "s3://exports?region=eu-west-1", Prefix: "orders/" + in.OrgID}
+			return exportrows.Sink{Bucket: "mem://exports", Prefix: "orders/" + in.OrgID} // s3://exports?region=eu-west-1, ...
 		},
 		Format: exportrows.Parquet,
 		Sealed: []string{"card_token"},
 		Job:    pipeline.JobOptions[OrgExport, exportrows.Result]{Tenant: func(in OrgExport) string { return in.OrgID }},
 	})
-	run := func(ctx context.Context, pool *pgxpool.Pool) {
-		tx, err := pool.Begin(ctx)
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer func() { _ = tx.Rollback(ctx) }()
-		if _, err := exportOrders.Enqueue(ctx, tx, OrgExport{OrgID: "org-42", Day: "2026-12-01"}); err != nil {
-			log.Fatal(err)
-		}
-		if err := tx.Commit(ctx); err != nil { // the commit is the enqueue
-			log.Fatal(err)
-		}
+
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		log.Fatal(err)
 	}
-	_ = run
-	fmt.Println(exportOrders.Name())
-	// Output: orders.export
+	defer func() { _ = tx.Rollback(ctx) }()
+	res, err := exportOrders.Enqueue(ctx, tx, OrgExport{OrgID: "org-42", Day: "2026-12-01"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil { // the commit is the enqueue
+		log.Fatal(err)
+	}
+
+	reg, err := pipeline.NewRegistry(exportOrders)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer func() { _ = w.Shutdown(context.Background()) }()
+	admin := pipeline.NewAdmin(pool)
+	run, err := admin.Show(ctx, res.ID)
+	for err == nil && run.State.Live() {
+		time.Sleep(50 * time.Millisecond)
+		run, err = admin.Show(ctx, res.ID)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	var result exportrows.Result
+	if err := json.Unmarshal(run.Result, &result); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(run.State, result.Rows, "rows in", result.Parts, "part")
+	// Output: done 2 rows in 1 part
 }
 
 // A declaration is checked whole: one error names every fault.

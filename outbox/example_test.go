@@ -2,9 +2,17 @@ package outbox_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/outbox"
 	"github.com/pipekit/pipe/outbox/natsjs"
 	"github.com/pipekit/pipe/pipeline"
@@ -13,23 +21,116 @@ import (
 // An order and the event announcing it commit together; a relay publishes
 // the event to JetStream once the transaction has committed.
 func Example() {
-	ctx := context.Background()
-	pool, _ := pgxpool.New(ctx, "postgres://localhost/app")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pool, drop := fixtures.ExampleDB() // your application's pool
+	defer drop()
+	natsURL, stopNATS := startNATS() // your NATS server, its stream ORDERS taking subject orders
+	defer stopNATS()
+	if _, err := pool.Exec(ctx, `create table orders (id text primary key, customer text not null)`); err != nil {
+		log.Fatal(err)
+	}
 
-	tx, _ := pool.Begin(ctx)
-	defer tx.Rollback(ctx)
-	_, _ = tx.Exec(ctx, `insert into orders (id, customer) values ($1, $2)`, "o-1", "c-7")
-	_, _ = outbox.Stage(ctx, tx, outbox.Message{Stream: "orders", Key: "c-7",
-		Headers: map[string]string{"type": "order.placed"}, Payload: []byte(`{"id":"o-1"}`)})
-	_ = tx.Commit(ctx) // the commit is the publish
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, `insert into orders (id, customer) values ($1, $2)`, "o-1", "c-7"); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := outbox.Stage(ctx, tx, outbox.Message{Stream: "orders", Key: "c-7",
+		Headers: map[string]string{"type": "order.placed"}, Payload: []byte(`{"id":"o-1"}`)}); err != nil {
+		log.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil { // the commit is the publish
+		log.Fatal(err)
+	}
 
-	pub, _ := natsjs.Dial("nats://127.0.0.1:4222", natsjs.Options{})
+	pub, err := natsjs.Dial(natsURL, natsjs.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer pub.Close()
 	relay := outbox.MustNew(outbox.Options{
 		Streams:   []outbox.Stream{{Name: "orders", Ordering: outbox.ByKey}},
 		Publisher: pub,
 	})
-	reg, _ := pipeline.NewRegistry(relay.Jobs()...)
-	w, _ := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg})
-	_ = w.Start(ctx)
-	_, _ = relay.Arm(ctx, pool)
+	reg, err := pipeline.NewRegistry(relay.Jobs()...) // and relay.Tasks() with the scheduler
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer func() { _ = w.Shutdown(context.Background()) }()
+	if _, err := relay.Arm(ctx, pool); err != nil {
+		log.Fatal(err)
+	}
+
+	msg := firstMessage(ctx, natsURL, "ORDERS")
+	fmt.Println(msg.Subject, msg.Header.Get("type"), string(msg.Data))
+	// Output: orders order.placed {"id":"o-1"}
+}
+
+// startNATS starts a NATS server with JetStream in the process, and its
+// stream ORDERS taking subject orders; stop shuts it down.
+func startNATS() (url string, stop func()) {
+	dir, err := os.MkdirTemp("", "nats")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: dir, NoSigs: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		log.Fatal("the NATS server did not start")
+	}
+	stop = func() { s.Shutdown(); _ = os.RemoveAll(dir) }
+	nc, err := nats.Connect(s.ClientURL())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err == nil {
+		_, err = js.CreateStream(context.Background(), jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders"}})
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	return s.ClientURL(), stop
+}
+
+// firstMessage waits for the first message of stream and answers it.
+func firstMessage(ctx context.Context, url, stream string) *jetstream.RawStreamMsg {
+	nc, err := nats.Connect(url)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for {
+		msg, err := s.GetMsg(ctx, 1)
+		if !errors.Is(err, jetstream.ErrMsgNotFound) {
+			if err != nil {
+				log.Fatal(err)
+			}
+			return msg
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

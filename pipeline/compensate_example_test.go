@@ -6,9 +6,8 @@ import (
 	"log"
 	"time"
 
-	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -25,14 +24,8 @@ type Charge struct {
 // and the declaration's OnSettled hears how the run ended.
 func ExampleStepWithCompensation() {
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, "postgres://postgres@127.0.0.1:5432/postgres")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := pipeline.Migrate(ctx, pool); err != nil {
-		log.Fatal(err)
-	}
+	pool, drop := fixtures.ExampleDB() // your application's pool, migrated by pipeline.Migrate
+	defer drop()
 	errcode.Register("X_EXAMPLE_CARRIER_REFUSED", errcode.Terminal)
 	refunds, endings := make(chan string, 1), make(chan pipeline.Outcome, 1)
 	checkout := pipeline.MustJob("example-checkout", func(o Order) string { return o.ID },
@@ -55,7 +48,7 @@ func ExampleStepWithCompensation() {
 				return nil
 			},
 		})
-	if _, err := checkout.Enqueue(ctx, pool, Order{ID: uuid.NewString()}); err != nil {
+	if _, err := checkout.Enqueue(ctx, pool, Order{ID: "o-1"}); err != nil {
 		log.Fatal(err)
 	}
 	reg, _ := pipeline.NewRegistry(checkout)
