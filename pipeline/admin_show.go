@@ -61,25 +61,22 @@ func (a *Admin) Show(ctx context.Context, id string) (*RunDetail, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One snapshot: a run's row, status and journal read apart could show
-	// a failed attempt's journal entry beside the row as it was before the
-	// attempt settled.
-	tx, err := a.db.Begin(ctx)
-	if err != nil {
-		return nil, adminErr("show", err)
-	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if _, err := tx.Exec(ctx, `set transaction isolation level repeatable read, read only`); err != nil {
-		return nil, adminErr("show", err)
-	}
-	d, err := showRow(ctx, tx, uid)
+	// The journal first, then the row: a settle writes both in one
+	// statement, so the row read after is never older than the journal —
+	// a failed attempt's entry never comes beside the row as it was before
+	// the attempt settled. (One repeatable-read transaction would hold its
+	// partitions' locks across the reads, and deadlocked with retention
+	// detaching a partition in a transaction behind PgBouncer.)
+	journal, err := readJournal(ctx, a.db, uid)
 	if err != nil {
 		return nil, err
 	}
-	if d.Status, d.StatusAt, err = readStatus(ctx, tx, uid); err != nil {
+	d, err := showRow(ctx, a.db, uid)
+	if err != nil {
 		return nil, err
 	}
-	if d.Journal, err = readJournal(ctx, tx, uid); err != nil {
+	d.Journal = journal
+	if d.Status, d.StatusAt, err = readStatus(ctx, a.db, uid); err != nil {
 		return nil, err
 	}
 	d.Steps = foldSteps(d.Journal)
