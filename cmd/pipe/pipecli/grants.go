@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pipekit/pipe/errcode"
+	"github.com/pipekit/pipe/internal/pgcatalog"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -55,7 +56,7 @@ func (a *app) grantsCommand() *cobra.Command {
 			}
 			res := grantsResult{Role: role, Statements: pipeline.Grants(role)}
 			if apply {
-				if err := a.applyGrants(c.Context(), res.Statements); err != nil {
+				if err := a.applyGrants(c.Context(), role, res.Statements); err != nil {
 					return err
 				}
 				res.Applied = true
@@ -91,14 +92,18 @@ func printGrants(a *app, res grantsResult) error {
 
 // applyGrants runs stmts in one transaction on the command's database, as
 // the owner of schema pipe: another role's default privileges would not
-// cover the partitions the owner makes.
-func (a *app) applyGrants(ctx context.Context, stmts []string) error {
+// cover the partitions the owner makes. A role the server does not know is
+// refused first, by name (a role's name is configuration, not data).
+func (a *app) applyGrants(ctx context.Context, role string, stmts []string) error {
 	pool, err := a.connect(ctx, anySchema)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
 	if err := mustOwnSchema(ctx, pool); err != nil {
+		return err
+	}
+	if err := mustExist(ctx, pool, role); err != nil {
 		return err
 	}
 	tx, err := pool.Begin(ctx)
@@ -112,6 +117,19 @@ func (a *app) applyGrants(ctx context.Context, stmts []string) error {
 		}
 	}
 	return errcode.Postgres(ctx, tx.Commit(ctx), "grant")
+}
+
+// mustExist refuses a role the server does not know.
+func mustExist(ctx context.Context, pool *pgxpool.Pool, role string) error {
+	var known bool
+	if err := pool.QueryRow(ctx, `select exists (select 1 from pg_roles where rolname = $1)`, role).Scan(&known); err != nil {
+		return errcode.Postgres(ctx, err, "look up the role")
+	}
+	if !known {
+		return errcode.New(errcode.ConfigInvalid, "--role: role %q does not exist", role).
+			WithFix(fmt.Sprintf("create it first (create role %s login), or name an existing role", pgcatalog.Quote(role)))
+	}
+	return nil
 }
 
 // mustOwnSchema refuses a connection whose role is not the owner of schema
