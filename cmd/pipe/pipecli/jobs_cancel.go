@@ -11,8 +11,9 @@ func (a *app) jobsCancelCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Stop a live run (ready, delayed, running or suspended)",
-		Long: "cancel settles a live run as cancelled. A running body loses its lease at its worker's\n" +
-			"next heartbeat, and its writes are fenced out.",
+		Long: "cancel settles a live run as cancelled. A running run's worker hears of it at once, by a\n" +
+			"notification (at its next heartbeat when its wake is off), and cancels the body with\n" +
+			"X_JOB_CANCELLED: its steps and fenced writes are refused from then on.",
 		Args: exactArgs("ID"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.withAdmin(c.Context(), func(adm *pipeline.Admin) error {
