@@ -61,34 +61,26 @@ func (a *Admin) Show(ctx context.Context, id string) (*RunDetail, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The journal first, then the row: a settle writes both in one
-	// statement, so the row read after is never older than the journal —
-	// a failed attempt's entry never comes beside the row as it was before
-	// the attempt settled. (One repeatable-read transaction would hold its
-	// partitions' locks across the reads, and deadlocked with retention
-	// detaching a partition in a transaction behind PgBouncer.)
-	journal, err := readJournal(ctx, a.db, uid)
+	d, err := a.showRow(ctx, uid)
 	if err != nil {
 		return nil, err
 	}
-	d, err := showRow(ctx, a.db, uid)
-	if err != nil {
-		return nil, err
-	}
-	d.Journal = journal
 	if d.Status, d.StatusAt, err = readStatus(ctx, a.db, uid); err != nil {
+		return nil, err
+	}
+	if d.Journal, err = a.readJournal(ctx, uid); err != nil {
 		return nil, err
 	}
 	d.Steps = foldSteps(d.Journal)
 	return d, nil
 }
 
-func showRow(ctx context.Context, db DB, id uuid.UUID) (*RunDetail, error) {
+func (a *Admin) showRow(ctx context.Context, id uuid.UUID) (*RunDetail, error) {
 	d := &RunDetail{}
 	var rid, runID uuid.UUID
 	var lastErr []byte
 	var worker, ckey *string
-	err := db.QueryRow(ctx, sqlShow, id).Scan(&rid, &runID, &d.Name, &d.Queue, &d.Tenant, &d.IdempotencyKey, &d.State,
+	err := a.db.QueryRow(ctx, sqlShow, id).Scan(&rid, &runID, &d.Name, &d.Queue, &d.Tenant, &d.IdempotencyKey, &d.State,
 		&d.Attempt, &d.MaxAttempts, &d.RunAt, &d.CreatedAt, &d.FinishedAt, &d.Input, &d.Result, &lastErr,
 		&d.StartedAt, &d.LeaseUntil, &worker, &d.Progress, &ckey)
 	if err == pgx.ErrNoRows {
@@ -114,8 +106,8 @@ func showRow(ctx context.Context, db DB, id uuid.UUID) (*RunDetail, error) {
 	return d, nil
 }
 
-func readJournal(ctx context.Context, db DB, id uuid.UUID) ([]Event, error) {
-	rows, err := db.Query(ctx, `select seq, kind, attempt, coalesce(step, ''), data, at from pipe.journal where job_id = $1 order by seq`, id)
+func (a *Admin) readJournal(ctx context.Context, id uuid.UUID) ([]Event, error) {
+	rows, err := a.db.Query(ctx, `select seq, kind, attempt, coalesce(step, ''), data, at from pipe.journal where job_id = $1 order by seq`, id)
 	if err != nil {
 		return nil, adminErr("show", err)
 	}

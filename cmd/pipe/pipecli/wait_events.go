@@ -75,6 +75,9 @@ func (r *waitReporter) watch(d *pipeline.RunDetail) {
 		if e.Seq <= r.seq {
 			continue
 		}
+		if settling(d, e) {
+			break // said at the next look, beside the row as the attempt left it
+		}
 		r.seq = e.Seq
 		if ev, ok := r.fromJournal(d, e); ok {
 			r.report(ev)
@@ -84,6 +87,13 @@ func (r *waitReporter) watch(d *pipeline.RunDetail) {
 	if r.bar != nil {
 		r.bar.watch(d)
 	}
+}
+
+// settling reports whether e is a failed attempt whose run d was read
+// before the attempt settled: Admin.Show reads the row before the journal,
+// so the journal can hold the failure while the row still runs it.
+func settling(d *pipeline.RunDetail, e pipeline.Event) bool {
+	return e.Kind == "attempt.failed" && d.State == pipeline.StateRunning && d.Attempt == e.Attempt
 }
 
 // fromJournal answers the event a journal entry reports, if any.
