@@ -7,7 +7,8 @@ with c as (
         finished_at = pipe.now(),
         lease_until = null,
         worker_id   = null,
-        last_error  = jsonb_build_object('code', 'X_JOB_CANCELLED', 'message', 'cancelled by an operator')
+        last_error  = jsonb_build_object('code', 'X_JOB_CANCELLED', 'message', 'cancelled by an operator',
+                                         'fix', 'none: the run is cancelled; `pipe jobs retry ' || j.id || '` runs it again')
     where j.id = $1 and j.state in ('ready', 'delayed', 'running', 'suspended')
     returning j.id, j.finished_at
 )

@@ -37,8 +37,9 @@ func TestTheCLIsPassWaitsUnderThePipeJSONsHealthLimits(t *testing.T) {
 	wantOK(t, b.pipe(t, "backfill", "cancel", "fill-cents"))
 	select {
 	case r := <-done:
-		if r.code != 1 || !strings.HasPrefix(r.stderr, "error X_JOB_CANCELLED: ") {
-			t.Fatalf("the cancelled pass's --wait exited %d:\n%s", r.code, r.stderr)
+		wantError(t, r, 1, "X_JOB_CANCELLED") // with its fix: `pipe jobs retry ID` runs it again
+		if !strings.Contains(r.stderr, "pipe jobs retry ") {
+			t.Fatalf("the cancelled pass's fix does not say how to run it again:\n%s", r.stderr)
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("pipe backfill run --wait did not end after the pass was cancelled")
