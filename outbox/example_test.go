@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"os"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/internal/natstest"
 	"github.com/pipekit/pipe/outbox"
 	"github.com/pipekit/pipe/outbox/natsjs"
 	"github.com/pipekit/pipe/pipeline"
@@ -80,32 +79,8 @@ func Example() {
 // startNATS starts a NATS server with JetStream in the process, and its
 // stream ORDERS taking subject orders; stop shuts it down.
 func startNATS() (url string, stop func()) {
-	dir, err := os.MkdirTemp("", "nats")
-	if err != nil {
-		log.Fatal(err)
-	}
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: dir, NoSigs: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		log.Fatal("the NATS server did not start")
-	}
-	stop = func() { s.Shutdown(); _ = os.RemoveAll(dir) }
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err == nil {
-		_, err = js.CreateStream(context.Background(), jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders"}})
-	}
-	if err != nil {
-		log.Fatal(err)
-	}
-	return s.ClientURL(), stop
+	url, _, stop = natstest.JetStream(jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders"}})
+	return url, stop
 }
 
 // firstMessage waits for the first message of stream and answers it.

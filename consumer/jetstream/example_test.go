@@ -4,17 +4,16 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	js "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/pipekit/pipe/consumer"
 	"github.com/pipekit/pipe/consumer/jetstream"
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/internal/natstest"
 	"github.com/pipekit/pipe/pipeline"
 )
 
@@ -102,36 +101,12 @@ func Example() {
 // ORDERS holding three orders, two of acme's and one of globex's; stop
 // shuts it down.
 func startNATS() (url string, stop func()) {
-	dir, err := os.MkdirTemp("", "nats")
-	if err != nil {
-		log.Fatal(err)
-	}
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: dir, NoSigs: true})
-	if err != nil {
-		log.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		log.Fatal("the NATS server did not start")
-	}
-	stop = func() { s.Shutdown(); _ = os.RemoveAll(dir) }
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer nc.Close()
-	ctx := context.Background()
-	j, err := js.New(nc)
-	if err == nil {
-		_, err = j.CreateStream(ctx, js.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
-	}
+	url, j, stop := natstest.JetStream(js.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
 	for i, account := range []string{"acme", "globex", "acme"} {
-		if err == nil {
-			_, err = j.Publish(ctx, "orders."+account, fmt.Appendf(nil, `{"id":"o-%d"}`, i+1))
+		if _, err := j.Publish(context.Background(), "orders."+account, fmt.Appendf(nil, `{"id":"o-%d"}`, i+1)); err != nil {
+			stop()
+			log.Fatal(err)
 		}
 	}
-	if err != nil {
-		log.Fatal(err)
-	}
-	return s.ClientURL(), stop
+	return url, stop
 }
