@@ -59,23 +59,11 @@ func (a *app) backfillRunCommand() *cobra.Command {
 }
 
 // backfillCheck is a pass's check against the live catalog before it is
-// enqueued — its table, key and statement, as a worker's start checks them
-// — its faults naming the project file's keys (backfills[0].sql) when the
-// file declares it: a pass refused leaves no run behind.
+// enqueued (checkDeclared's, on the command's own connection): a pass
+// refused leaves no run behind.
 func backfillCheck(p *project.Project, job *backfillJob) preCheck[backfill.Request] {
 	return func(ctx context.Context, db pipeline.DB, _ backfill.Request) error {
-		if p != nil {
-			for _, d := range p.Declarations {
-				if d.Kind == "backfill" && d.Name == job.Name() {
-					return d.Verify(ctx, db)
-				}
-			}
-		}
-		reg, err := pipeline.NewRegistry(job)
-		if err != nil {
-			return err
-		}
-		return reg.Verify(ctx, db)
+		return verifyDeclared(ctx, db, p, job)
 	}
 }
 

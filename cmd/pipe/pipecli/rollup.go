@@ -118,14 +118,19 @@ func (a *app) checkDeclared(ctx context.Context, p *project.Project, job pipelin
 		return err
 	}
 	defer pool.Close()
+	return verifyDeclared(ctx, pool, p, job)
+}
+
+// verifyDeclared is checkDeclared's check on db.
+func verifyDeclared(ctx context.Context, db pipeline.DB, p *project.Project, job pipeline.Registrable) error {
 	if p != nil {
 		if d, ok := p.Lookup(job.Name()); ok {
-			return d.Verify(ctx, pool)
+			return d.Verify(ctx, db)
 		}
 	}
 	reg, err := pipeline.NewRegistry(job)
 	if err != nil {
 		return err
 	}
-	return reg.Verify(ctx, pool)
+	return reg.Verify(ctx, db)
 }
