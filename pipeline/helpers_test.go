@@ -115,7 +115,13 @@ func (r *logRecorder) await(t *testing.T, event string) {
 	deadline := time.Now().Add(20 * time.Second)
 	for !r.has(event) {
 		if time.Now().After(deadline) {
-			t.Fatalf("event %s was not logged", event)
+			r.mu.Lock()
+			seen := map[string]int{}
+			for _, e := range r.events {
+				seen[e]++
+			}
+			r.mu.Unlock()
+			t.Fatalf("event %s was not logged in 20 s; logged: %v", event, seen)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
