@@ -36,7 +36,12 @@ func TestAFailoverToAPromotedStandbyCostsNothing(t *testing.T) {
 			return 1, nil
 		})
 	}, pipeline.JobOptions[noInput, int]{Retry: &pipeline.Retry{Attempts: 2, Delay: 10 * time.Millisecond}})
-	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 16}, Logger: slog.New(logs)}, job, slow)
+	// Passes at least every 50 ms, so that one meets the outage: at the
+	// idle wait's 2 s ceiling the stop and the promotion fell between two
+	// passes, and the outage the test asserts was never seen (a CI run's
+	// PgBouncer leg logged neither event).
+	w := startWorker(t, pool, pipeline.WorkerConfig{Queues: map[string]int{pipeline.DefaultQueue: 16},
+		PollInterval: 50 * time.Millisecond, IdlePollMax: 50 * time.Millisecond, Logger: slog.New(logs)}, job, slow)
 
 	awaitSettledCount(t, pool, runs/4)
 	slowRunning(t, pool, slow, "f", 10)
