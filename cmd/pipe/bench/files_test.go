@@ -80,6 +80,21 @@ func TestBenchImportParallel(t *testing.T) {
 	wantMemory(t, "parallel import", res.Memory)
 }
 
+// pipe bench import --no-key imports every row, as COPY does, beside one
+// plain COPY as its anchor, by one run and by two ranges.
+func TestBenchImportWithoutAKey(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	r := b.pipe(t, "bench", "import", "--rows", "3000", "--page-bytes", "65536", "--no-key", "--parallel", "2")
+	wantOK(t, r)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "copy (anchor, one plain COPY, no key): ") ||
+		!strings.HasPrefix(lines[2], "import: 3000 rows in ") || !strings.Contains(lines[2], "x the anchor's time") ||
+		!strings.HasPrefix(lines[4], "import --parallel 2: 3000 rows in ") {
+		t.Fatalf("bench printed:\n%s", r.stdout)
+	}
+}
+
 // pipe bench export reports each of its five runs' peak beside an idle
 // pipe's, and the highest of them; one of them reads 2 ranges in parallel.
 func TestBenchExportReportsEachRunsOwnMemory(t *testing.T) {

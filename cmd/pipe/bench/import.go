@@ -20,7 +20,8 @@ func importCommand(env pipecli.Env) *cobra.Command {
 			"with quoted commas, doubled quotes, newlines in quotes and multibyte text), or reads --file,\n" +
 			"then times the anchor — COPY into a staging table and one INSERT ... ON CONFLICT DO UPDATE\n" +
 			"in one transaction — and `pipe import` with upsert and checkpoints, run in a helper process\n" +
-			"whose peak RSS it reports. It uses the table pipe_bench_orders and drops it after.",
+			"whose peak RSS it reports. With --no-key the import inserts every row and the anchor is one\n" +
+			"plain COPY. It uses the table pipe_bench_orders and drops it after.",
 		Args: pipecli.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Rows < 0 || (o.PageBytes != 0 && o.PageBytes < 64<<10) {
@@ -36,6 +37,7 @@ func importCommand(env pipecli.Env) *cobra.Command {
 	fl.StringVar(&o.File, "file", "", "import this orders CSV instead of generating one")
 	fl.Int64Var(&o.PageBytes, "page-bytes", 0, "the import's page size (default 8 MiB)")
 	fl.BoolVar(&o.SkipAnchor, "skip-anchor", false, "skip the copy+upsert anchor")
+	fl.BoolVar(&o.NoKey, "no-key", false, "import without a key (every row inserted, as COPY does); the anchor is then one plain COPY")
 	fl.IntVar(&o.Parallel, "parallel", 1, "also time the import by N ranges (N worker slots beside the parent's, one helper) and one plain COPY")
 	return c
 }

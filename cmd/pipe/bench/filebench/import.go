@@ -40,6 +40,17 @@ type Options struct {
 	// many worker slots beside the parent's in one helper, and one plain
 	// COPY of the file. Default 1: not.
 	Parallel int
+	// NoKey imports without a key: every row is inserted, as a plain COPY
+	// does, and the anchor is one plain COPY instead of the copy+upsert.
+	NoKey bool
+}
+
+// key answers the import's key: id, or none with NoKey.
+func (o Options) key() []string {
+	if o.NoKey {
+		return nil
+	}
+	return []string{"id"}
 }
 
 // Result is the figures of one Run.
@@ -74,7 +85,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, url string, o Options, out io.
 	}
 	defer pool.Exec(context.Background(), `drop table if exists `+table)
 	if !o.SkipAnchor {
-		if err := anchor(ctx, pool, path, &res, out); err != nil {
+		if err := anchor(ctx, pool, path, o.NoKey, &res, out); err != nil {
 			return res, err
 		}
 	}
@@ -106,9 +117,18 @@ func (o Options) file() (string, func(), error) {
 	return path, func() { os.RemoveAll(dir) }, nil
 }
 
-func anchor(ctx context.Context, pool *pgxpool.Pool, path string, res *Result, out io.Writer) error {
+func anchor(ctx context.Context, pool *pgxpool.Pool, path string, noKey bool, res *Result, out io.Writer) error {
 	if _, err := pool.Exec(ctx, tableDDL); err != nil {
 		return err
+	}
+	if noKey {
+		d, err := plainCopy(ctx, pool, path)
+		if err != nil {
+			return fmt.Errorf("plain copy anchor: %w", err)
+		}
+		res.AnchorSeconds = d.Seconds()
+		fmt.Fprintf(out, "copy (anchor, one plain COPY, no key): %.2f s\n", d.Seconds())
+		return nil
 	}
 	d, n, err := copyUpsert(ctx, pool, path)
 	if err != nil {
@@ -129,7 +149,7 @@ func measureImport(ctx context.Context, pool *pgxpool.Pool, url, path string, o 
 	if _, err := pool.Exec(ctx, tableDDL); err != nil {
 		return err
 	}
-	in := importrows.FileImport{Source: path, Into: pg.Relation{Name: table}, Key: []string{"id"},
+	in := importrows.FileImport{Source: path, Into: pg.Relation{Name: table}, Key: o.key(),
 		Errors: filepath.Join(filepath.Dir(path), "errors"), Limits: importrows.Limits{PageBytes: o.PageBytes}}
 	r, err := runHelper(ctx, url, importrows.TableJobName, in)
 	if err != nil {

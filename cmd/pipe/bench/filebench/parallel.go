@@ -36,7 +36,7 @@ func measureParallel(ctx context.Context, pool *pgxpool.Pool, url, path string, 
 	if _, err := pool.Exec(ctx, tableDDL); err != nil {
 		return err
 	}
-	in := importrows.FileImport{Source: path, Into: pg.Relation{Name: table}, Key: []string{"id"},
+	in := importrows.FileImport{Source: path, Into: pg.Relation{Name: table}, Key: o.key(),
 		Errors: filepath.Join(filepath.Dir(path), "errors"),
 		Limits: importrows.Limits{PageBytes: o.PageBytes, Parallel: o.Parallel, RangeBytes: 64 << 10}}
 	r, err := runHelper(ctx, url, importrows.TableJobName, in)
