@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/pipekit/pipe/exportrows"
@@ -116,16 +118,66 @@ func ExampleTableExport_Check() {
 // snapshot: a point-in-time export at the speed of a sequential scan, for
 // a table without a key too. The manifest says so.
 func ExampleSnapshot() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pool, drop := fixtures.ExampleDB()
+	defer drop()
+	if _, err := pool.Exec(ctx, `create table events (at timestamptz not null, kind text not null);
+		insert into events select '2026-12-01'::timestamptz + g * interval '1 minute', 'click' from generate_series(1, 500) g`); err != nil {
+		log.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "warehouse-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
 	nightly := exportrows.MustNew(func(day string) string { return day }, exportrows.Options[string]{
 		Name: "events.nightly",
 		Source: func(string) exportrows.Source {
 			return exportrows.Source{Table: pg.Relation{Name: "events"}, Order: exportrows.Snapshot}
 		},
 		Sink: func(day string) exportrows.Sink {
-			return exportrows.Sink{Bucket: "s3://warehouse?region=eu-west-1", Prefix: "events/" + day}
+			return exportrows.Sink{Bucket: "file://" + dir, Prefix: "events/" + day} // s3://warehouse?region=eu-west-1, ...
 		},
 		Compression: "zstd",
 	})
-	fmt.Println(nightly.Name())
-	// Output: events.nightly
+	res, err := nightly.Enqueue(ctx, pool, "2026-12-01")
+	if err != nil {
+		log.Fatal(err)
+	}
+	reg, err := pipeline.NewRegistry(nightly)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Start(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer func() { _ = w.Shutdown(context.Background()) }()
+	admin := pipeline.NewAdmin(pool)
+	run, err := admin.Show(ctx, res.ID)
+	for err == nil && run.State.Live() {
+		time.Sleep(50 * time.Millisecond)
+		run, err = admin.Show(ctx, res.ID)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	var result exportrows.Result
+	if err := json.Unmarshal(run.Result, &result); err != nil {
+		log.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, result.Manifest))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var m exportrows.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(run.State, m.Rows, "rows in", m.Order, "order, read in", m.Snapshots, "snapshot")
+	// Output: done 500 rows in snapshot order, read in 1 snapshot
 }
