@@ -18,8 +18,16 @@ type replay struct {
 	waits     map[string]json.RawMessage // WaitForEvent steps begun and not yet answered
 }
 
-func newReplay() *replay {
-	return &replay{completed: map[string]json.RawMessage{}, started: map[string]bool{}, waits: map[string]json.RawMessage{}}
+// newReplay answers an empty replay. Its maps are made on their first
+// write: most runs have no steps, and a run's replay is made for each.
+func newReplay() *replay { return &replay{} }
+
+// markStarted records a once-step started without an outcome.
+func (r *replay) markStarted(step string) {
+	if r.started == nil {
+		r.started = map[string]bool{}
+	}
+	r.started[step] = true
 }
 
 // journalEvent is one row of the journal as the fold reads it.
@@ -34,10 +42,13 @@ type journalEvent struct {
 func (r *replay) apply(e journalEvent) {
 	switch e.kind {
 	case evStepStarted:
-		r.started[e.step] = true
+		r.markStarted(e.step)
 	case evStepCompleted, evSlept:
 		r.complete(e.step, e.data)
 	case evWaitStarted:
+		if r.waits == nil {
+			r.waits = map[string]json.RawMessage{}
+		}
 		r.waits[e.step] = e.data
 	case evStepResolved:
 		r.resolve(e)
@@ -56,6 +67,9 @@ func (r *replay) complete(step string, data json.RawMessage) {
 	delete(r.waits, step)
 	if _, ok := r.completed[step]; !ok {
 		r.order = append(r.order, step)
+	}
+	if r.completed == nil {
+		r.completed = map[string]json.RawMessage{}
 	}
 	r.completed[step] = data
 }

@@ -95,6 +95,9 @@ func (rs *runState) claimName(name string) bool {
 	if rs.names[name] {
 		return false
 	}
+	if rs.names == nil {
+		rs.names = map[string]bool{}
+	}
 	rs.names[name] = true
 	return true
 }
@@ -116,7 +119,7 @@ func (rs *runState) startedOnly(name string) bool {
 func (rs *runState) markStarted(name string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	rs.journal.started[name] = true
+	rs.journal.markStarted(name)
 }
 
 func (rs *runState) markCompleted(name string, raw []byte) {

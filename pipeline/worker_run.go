@@ -56,7 +56,7 @@ func (w *Worker) body(ctx context.Context, job Registrable, row *claimed, spec *
 			return
 		}
 	}
-	rs := &runState{w: w, row: row, spec: spec, journal: journal, names: map[string]bool{}}
+	rs := &runState{w: w, row: row, spec: spec, journal: journal}
 	if spec.compensates {
 		_, marked := rs.unwinding()
 		rs.replayOnly = marked || row.attempt > spec.retry.Attempts
