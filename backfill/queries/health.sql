@@ -8,6 +8,8 @@
 -- one typed) is not counted: PostgreSQL leaves it out of every other
 -- vacuum's horizon, so however long it runs it holds nothing back, and a
 -- pass held while autovacuum works through a big table would wait for it.
+-- (The ANALYZE that may follow in the same autovacuum, which does hold a
+-- snapshot, is read as its VACUUM: it reads a sample, so it is short.)
 select
     (select extract(epoch from max(replay_lag))::float8 from pg_stat_replication),
     (select coalesce(extract(epoch from max(clock_timestamp() - xact_start)), 0)::float8
