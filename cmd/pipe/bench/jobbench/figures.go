@@ -284,7 +284,7 @@ func (b *bench) pickup(ctx context.Context, name string, crossProcess bool) (Fig
 // pickupWith is pickup, on a worker and a wake throttle at pipe worker's
 // defaults when defaults is set, else at River's bench settings.
 func (b *bench) pickupWith(ctx context.Context, name string, crossProcess, defaults bool) (Figure, error) {
-	starts := make(chan bodyStart, b.o.PickupSamples+16)
+	starts := make(chan bodyStart, 2*b.o.PickupSamples+16)
 	job, err := b.declare(name, func(_ context.Context, run *pipeline.Run[input]) (none, error) {
 		select {
 		case starts <- bodyStart{i: run.Input.I, at: time.Now()}:
@@ -295,8 +295,11 @@ func (b *bench) pickupWith(ctx context.Context, name string, crossProcess, defau
 	if err != nil {
 		return Figure{}, err
 	}
-	if !defaults {
-		job.SetWakeThrottle(b.o.WakeThrottle)
+	// The window is the process's, per queue: set it either way, so that no
+	// figure run before this one leaves its own.
+	job.SetWakeThrottle(b.o.WakeThrottle)
+	if defaults {
+		job.SetWakeThrottle(pipeline.DefaultWakeThrottle)
 	}
 	var enq enqueuer = localEnqueuer{b: b, job: job}
 	if crossProcess {
@@ -320,18 +323,17 @@ func (b *bench) pickupWith(ctx context.Context, name string, crossProcess, defau
 	if err := sleep(ctx, 500*time.Millisecond); err != nil { // as riverbench: let the worker settle idle
 		return Figure{}, err
 	}
-	lat := make([]time.Duration, 0, b.o.PickupSamples)
-	for i := 1; i <= b.o.PickupSamples; i++ {
-		t0, err := enq.enqueue(ctx, i)
-		if err != nil {
-			return Figure{}, err
-		}
-		s, err := awaitStart(ctx, starts, i)
-		if err != nil {
-			return Figure{}, err
-		}
-		lat = append(lat, s.Sub(t0))
-		if err := sleep(ctx, b.o.PickupGap); err != nil {
+	gap := b.o.PickupGap
+	if defaults {
+		gap = max(gap, idleGap) // each enqueue finds the worker idle and the throttle open
+	}
+	lat, err := samplePickups(ctx, enq, starts, 1, b.o.PickupSamples, gap)
+	if err != nil {
+		return Figure{}, err
+	}
+	var trickle []time.Duration
+	if defaults {
+		if trickle, err = samplePickups(ctx, enq, starts, 1+b.o.PickupSamples, b.o.PickupSamples, b.o.PickupGap); err != nil {
 			return Figure{}, err
 		}
 	}
@@ -341,7 +343,6 @@ func (b *bench) pickupWith(ctx context.Context, name string, crossProcess, defau
 	if err := enq.close(); err != nil {
 		return Figure{}, err
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	f := Figure{Samples: len(lat), Median: lat[len(lat)/2], P90: lat[len(lat)*9/10], Max: lat[len(lat)-1]}
 	where := "same process"
 	figure := FigurePickup
@@ -351,10 +352,39 @@ func (b *bench) pickupWith(ctx context.Context, name string, crossProcess, defau
 	f.Line = fmt.Sprintf("%s: median %s p90 %s max %s (%s, n=%d; idle worker, wake throttle %v, fetch cooldown %v, poll %v as River's bench)",
 		figure, ms(f.Median), ms(f.P90), ms(f.Max), where, f.Samples, b.o.WakeThrottle, b.o.FetchCooldown, b.o.PollInterval)
 	if defaults {
-		f.Line = fmt.Sprintf("%s: median %s p90 %s max %s (same process, n=%d, %v apart; idle worker and wake throttle at pipe worker's defaults)",
-			FigurePickupDefaults, ms(f.Median), ms(f.P90), ms(f.Max), f.Samples, b.o.PickupGap)
+		f.TrickleMedian, f.TrickleP90, f.TrickleMax = trickle[len(trickle)/2], trickle[len(trickle)*9/10], trickle[len(trickle)-1]
+		f.Line = fmt.Sprintf("%s: median %s p90 %s max %s (same process, n=%d, %v apart: an idle worker, woken; worker and wake throttle at pipe worker's defaults); "+
+			"%v apart, where the %v wake throttle keeps a wake silent and the run waits for the worker's next pass: median %s p90 %s max %s",
+			FigurePickupDefaults, ms(f.Median), ms(f.P90), ms(f.Max), f.Samples, gap, b.o.PickupGap, pipeline.DefaultWakeThrottle,
+			ms(f.TrickleMedian), ms(f.TrickleP90), ms(f.TrickleMax))
 	}
 	return f, nil
+}
+
+// idleGap spaces the pickup-defaults samples past the default wake
+// throttle's window, so that each enqueue wakes the idle worker.
+const idleGap = pipeline.DefaultWakeThrottle + 50*time.Millisecond
+
+// samplePickups times n pickups of jobs numbered from first, gap apart
+// (each enqueued once the one before started), and answers them sorted.
+func samplePickups(ctx context.Context, enq enqueuer, starts <-chan bodyStart, first, n int, gap time.Duration) ([]time.Duration, error) {
+	lat := make([]time.Duration, 0, n)
+	for i := first; i < first+n; i++ {
+		t0, err := enq.enqueue(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		s, err := awaitStart(ctx, starts, i)
+		if err != nil {
+			return nil, err
+		}
+		lat = append(lat, s.Sub(t0))
+		if err := sleep(ctx, gap); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return lat, nil
 }
 
 // awaitStart waits for job i's body to start.

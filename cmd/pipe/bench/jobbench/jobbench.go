@@ -14,7 +14,9 @@
 //	                program; see [HelperMain])
 //	pickup-backlog  pickup with Backlog (1,000,000) jobs queued beside it
 //	pickup-defaults pickup with the worker and the wake throttle at pipe
-//	                worker's defaults (the others use River's bench settings)
+//	                worker's defaults (the others use River's bench settings):
+//	                jobs 300 ms apart, each waking an idle worker, then a
+//	                trickle 20 ms apart inside the throttle's 250 ms window
 //	work-cut        work with every connection cut each CutEvery
 //	recovery        at pipe worker's defaults: time from a cut of every
 //	                connection to the next claim (p50/p99 over RecoveryCuts
@@ -207,6 +209,10 @@ type Figure struct {
 	// The recovery figure's are its cut-to-claim times, with P99.
 	Median, P90, P99, Max time.Duration
 	Samples               int
+	// TrickleMedian, TrickleP90 and TrickleMax are pickup-defaults' second
+	// latencies: the same number of jobs PickupGap apart, inside the
+	// default wake throttle's window.
+	TrickleMedian, TrickleP90, TrickleMax time.Duration
 	// CalmRate is the recovery figure's work-down without cuts, jobs/s;
 	// Rate is its work-down under the cuts.
 	CalmRate float64

@@ -79,6 +79,14 @@ func TestRunReportsEveryFigureAndCleansUp(t *testing.T) {
 			}
 		}
 	}
+	// pickup-defaults runs after pickup set the queue's wake throttle to
+	// River's 2 ms in this process: at the default 250 ms window the
+	// trickle's second job (20 ms after the first) is kept silent and waits
+	// for the worker's next pass, a poll (250 ms) later.
+	if f, _ := res.Figure(FigurePickupDefaults); f.TrickleMedian <= 0 || f.TrickleP90 < f.TrickleMedian || f.TrickleMax < 100*time.Millisecond {
+		t.Errorf("pickup-defaults: trickle median %v p90 %v max %v: no job waited for a pass, so the throttle was not the default's",
+			f.TrickleMedian, f.TrickleP90, f.TrickleMax)
+	}
 	if f, _ := res.Figure(FigureSteps); f.RunsRate <= 0 || f.Count != 3*tiny.StepJobs {
 		t.Errorf("steps: runs/s %v, count %d", f.RunsRate, f.Count)
 	}
