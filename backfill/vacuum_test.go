@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pipekit/pipe/backfill"
@@ -33,7 +32,7 @@ func TestAVacuumHoldsNoPassAndAVacuumFullDoes(t *testing.T) {
 	// does not count it either way.
 	// They run on connections of their own, so that the worker keeps its
 	// pool.
-	holder, err := conn(t, pool).Begin(ctx)
+	holder, err := fixtures.SessionConn(t, pool).Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +41,7 @@ func TestAVacuumHoldsNoPassAndAVacuumFullDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	vacuums := make(chan error, 2)
-	vacuum := conn(t, pool)
+	vacuum := fixtures.SessionConn(t, pool)
 	go func() { _, err := vacuum.Exec(ctx, `vacuum vac_target`); vacuums <- err }()
 	awaitWaitingVacuum(t, pool, `vacuum vac_target`, o.Health.TransactionAge)
 
@@ -54,7 +53,7 @@ func TestAVacuumHoldsNoPassAndAVacuumFullDoes(t *testing.T) {
 		t.Fatal("the VACUUM ended before the pass did: the test proves nothing")
 	}
 
-	full := conn(t, pool)
+	full := fixtures.SessionConn(t, pool)
 	go func() { _, err := full.Exec(ctx, `vacuum full vac_target`); vacuums <- err }()
 	awaitWaitingVacuum(t, pool, `vacuum full vac_target`, o.Health.TransactionAge)
 	p = settleOrWait(t, pool, job, "beside a vacuum full")
@@ -89,16 +88,4 @@ func awaitWaitingVacuum(t *testing.T, pool *pgxpool.Pool, query string, age time
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// conn answers a connection of its own to pool's database, closed at the
-// test's end.
-func conn(t *testing.T, pool *pgxpool.Pool) *pgx.Conn {
-	t.Helper()
-	c, err := pgx.ConnectConfig(context.Background(), pool.Config().ConnConfig.Copy())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close(context.Background()) })
-	return c
 }

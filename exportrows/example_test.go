@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/pipekit/pipe/exportrows"
 	"github.com/pipekit/pipe/fixtures"
 	"github.com/pipekit/pipe/pg"
@@ -61,32 +63,8 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	reg, err := pipeline.NewRegistry(exportOrders)
-	if err != nil {
-		log.Fatal(err)
-	}
-	w, err := pipeline.NewWorker(pool, pipeline.WorkerConfig{Registry: reg})
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := w.Start(ctx); err != nil {
-		log.Fatal(err)
-	}
-	defer func() { _ = w.Shutdown(context.Background()) }()
-	admin := pipeline.NewAdmin(pool)
-	run, err := admin.Show(ctx, res.ID)
-	for err == nil && run.State.Live() {
-		time.Sleep(50 * time.Millisecond)
-		run, err = admin.Show(ctx, res.ID)
-	}
-	if err != nil {
-		log.Fatal(err)
-	}
-	var result exportrows.Result
-	if err := json.Unmarshal(run.Result, &result); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(run.State, result.Rows, "rows in", result.Parts, "part")
+	state, result := work(ctx, pool, exportOrders, res.ID)
+	fmt.Println(state, result.Rows, "rows in", result.Parts, "part")
 	// Output: done 2 rows in 1 part
 }
 
@@ -145,7 +123,24 @@ func ExampleSnapshot() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	reg, err := pipeline.NewRegistry(nightly)
+	state, result := work(ctx, pool, nightly, res.ID)
+	raw, err := os.ReadFile(filepath.Join(dir, result.Manifest))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var m exportrows.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(state, m.Rows, "rows in", m.Order, "order, read in", m.Snapshots, "snapshot")
+	// Output: done 500 rows in snapshot order, read in 1 snapshot
+}
+
+// work runs a worker for job until run id settles, as a worker process
+// would (see pipeline's package example), and answers how the run ended
+// and the export's result.
+func work(ctx context.Context, pool *pgxpool.Pool, job pipeline.Registrable, id string) (pipeline.State, exportrows.Result) {
+	reg, err := pipeline.NewRegistry(job)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -158,10 +153,10 @@ func ExampleSnapshot() {
 	}
 	defer func() { _ = w.Shutdown(context.Background()) }()
 	admin := pipeline.NewAdmin(pool)
-	run, err := admin.Show(ctx, res.ID)
+	run, err := admin.Show(ctx, id)
 	for err == nil && run.State.Live() {
 		time.Sleep(50 * time.Millisecond)
-		run, err = admin.Show(ctx, res.ID)
+		run, err = admin.Show(ctx, id)
 	}
 	if err != nil {
 		log.Fatal(err)
@@ -170,14 +165,5 @@ func ExampleSnapshot() {
 	if err := json.Unmarshal(run.Result, &result); err != nil {
 		log.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, result.Manifest))
-	if err != nil {
-		log.Fatal(err)
-	}
-	var m exportrows.Manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(run.State, m.Rows, "rows in", m.Order, "order, read in", m.Snapshots, "snapshot")
-	// Output: done 500 rows in snapshot order, read in 1 snapshot
+	return run.State, result
 }
