@@ -297,10 +297,11 @@ func (b *bench) pickupWith(ctx context.Context, name string, crossProcess, defau
 	}
 	// The window is the process's, per queue: set it either way, so that no
 	// figure run before this one leaves its own.
-	job.SetWakeThrottle(b.o.WakeThrottle)
+	window := b.o.WakeThrottle
 	if defaults {
-		job.SetWakeThrottle(pipeline.DefaultWakeThrottle)
+		window = pipeline.DefaultWakeThrottle
 	}
+	job.SetWakeThrottle(window)
 	var enq enqueuer = localEnqueuer{b: b, job: job}
 	if crossProcess {
 		if enq, err = startHelper(ctx, b.pool, name, b.o); err != nil {
