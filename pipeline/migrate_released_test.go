@@ -46,6 +46,7 @@ var released = []struct {
 	{23, "open_runs_operator_indexes", "abee834cd892795262dcf8e90fe98393c6a6b678df3c54df3aeba0c2da1cf025"},
 	{24, "running_runs_out_of_state_index", "197a55eb32304bf5bab0fb7f639253e902e061434fbb270c8df8e22428a93664"},
 	{25, "drop_run_partition", "3ef31da5079aab1d0c23a0e88ab268804c1007c70793ccc45caae10e3c2748a0"},
+	{26, "clock_in_plpgsql", "c337c253fc6cc1bcabc87f1e2bcdb1cf99cbc522e741f677c87e188186260950"},
 }
 
 func TestReleasedMigrationsAreUnchanged(t *testing.T) {
