@@ -173,9 +173,10 @@ const batchSettings = `select set_config('enable_nestloop', 'off', true), set_co
 // scans are off for it: a plan made while the table is empty (a fresh
 // database, or one just cleaned up) would otherwise read the whole table
 // on every pass for as long as the connection keeps it. And JIT is off:
-// the cost a disabled scan adds to a plan (pipe.now() reads pipe.clock,
-// which is only ever scanned) would pass jit_above_cost and compile the
-// statement at every pass (12 ms each, 90 ms the first).
+// the cost a disabled scan adds to a plan, for a table only ever scanned,
+// would pass jit_above_cost and compile the statement at every pass (12 ms
+// each, 90 ms the first; pipe.now()'s read of pipe.clock was such a scan
+// until migration 0026 moved it into PL/pgSQL, out of the claim's plan).
 const claimSettings = `select set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
 
 // inTx runs one statement in a transaction of its own under settings
