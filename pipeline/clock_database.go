@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -12,8 +13,12 @@ import (
 // follows the server's clock; under the test kit's frozen clock
 // (fixtures.FreezeClock) every process — a scheduler in a child process
 // included — stands still until the test advances it. Waits poll the
-// database every poll (default 10 ms). A read that fails answers the local
-// clock.
+// database every poll (default 10 ms). A read that fails (the database
+// slow to answer within clockReadTimeout, or gone) answers the last time
+// read, moved on by the local clock's time since that read — never the
+// local clock itself, which under a frozen clock is months away, and a
+// wait begun on it would never end. Before any read has answered, a failed
+// read answers the local clock.
 func DatabaseClock(pool *pgxpool.Pool, poll time.Duration) Clock {
 	if poll <= 0 {
 		poll = 10 * time.Millisecond
@@ -21,19 +26,34 @@ func DatabaseClock(pool *pgxpool.Pool, poll time.Duration) Clock {
 	return &databaseClock{pool: pool, poll: poll}
 }
 
+// clockReadTimeout bounds one read of the database clock.
+const clockReadTimeout = 5 * time.Second
+
 type databaseClock struct {
 	pool *pgxpool.Pool
 	poll time.Duration
+
+	mu     sync.Mutex
+	last   time.Time // the database time last read
+	readAt time.Time // the local time of that read, monotonic
 }
 
 func (c *databaseClock) Now() time.Time {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), clockReadTimeout)
 	defer cancel()
 	var now time.Time
-	if err := c.pool.QueryRow(ctx, `select pipe.now()`).Scan(&now); err != nil {
+	err := c.pool.QueryRow(ctx, `select pipe.now()`).Scan(&now)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case err == nil:
+		c.last, c.readAt = now, time.Now()
+		return now
+	case c.readAt.IsZero():
 		return time.Now()
+	default:
+		return c.last.Add(time.Since(c.readAt))
 	}
-	return now
 }
 
 func (c *databaseClock) After(d time.Duration) <-chan time.Time {

@@ -3,8 +3,10 @@ package pipeline_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/pipekit/pipe/fixtures"
+	"github.com/pipekit/pipe/pipeline"
 )
 
 // pipe.now() answers the transaction's now() while pipe.clock is empty, the
@@ -44,4 +46,25 @@ func TestTheDatabaseClockFollowsPipeClock(t *testing.T) {
 	check("a frozen clock", "'2030-01-02 03:04:05+00'::timestamptz")
 	write(`delete from pipe.clock`)
 	check("the clock emptied again", "now()")
+}
+
+// A scheduler in a child process waits on DatabaseClock. A read that fails
+// — the database slow or gone for a moment, as a loaded CI run made it —
+// answered the local clock, eleven months past the frozen one, and a wait
+// begun on that answer never ended: the PgBouncer leg's scheduler test saw
+// no run fire in 20 s. It now answers the last time read, moved on by the
+// local clock.
+func TestTheDatabaseClockCarriesOnThroughAFailedRead(t *testing.T) {
+	pool, proxy := fixtures.FaultyDB(t)
+	frozen := time.Date(2026, 1, 1, 0, 0, 30, 0, time.UTC)
+	fixtures.FreezeClock(t, pool, frozen)
+	clock := pipeline.DatabaseClock(pool, 5*time.Millisecond)
+	if got := clock.Now(); !got.Equal(frozen) {
+		t.Fatalf("the clock read %s; the database clock stands at %s", got, frozen)
+	}
+	proxy.Down()
+	defer proxy.Up()
+	if got := clock.Now(); got.Before(frozen) || got.After(frozen.Add(time.Minute)) {
+		t.Fatalf("a failed read answered %s; the database clock stood at %s a moment before", got, frozen)
+	}
 }
