@@ -17,8 +17,9 @@ import (
 // slow to answer within clockReadTimeout, or gone) answers the last time
 // read, moved on by the local clock's time since that read — never the
 // local clock itself, which under a frozen clock is months away, and a
-// wait begun on it would never end. Before any read has answered, a failed
-// read answers the local clock.
+// wait begun on it would never end. Before any read has answered, Now
+// tries again every poll until one does, for up to clockReadTimeout, and
+// only then answers the local clock.
 func DatabaseClock(pool *pgxpool.Pool, poll time.Duration) Clock {
 	if poll <= 0 {
 		poll = 10 * time.Millisecond
@@ -39,21 +40,34 @@ type databaseClock struct {
 }
 
 func (c *databaseClock) Now() time.Time {
-	ctx, cancel := context.WithTimeout(context.Background(), clockReadTimeout)
+	deadline := time.Now().Add(clockReadTimeout)
+	for {
+		now, err := c.read(deadline)
+		c.mu.Lock()
+		switch {
+		case err == nil:
+			c.last, c.readAt = now, time.Now()
+		case !c.readAt.IsZero():
+			now = c.last.Add(time.Since(c.readAt))
+		case time.Now().After(deadline):
+			now = time.Now()
+		default:
+			c.mu.Unlock()
+			time.Sleep(c.poll) // no time read yet: try again until the deadline
+			continue
+		}
+		c.mu.Unlock()
+		return now
+	}
+}
+
+// read reads the database clock once, by the deadline.
+func (c *databaseClock) read(deadline time.Time) (time.Time, error) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	var now time.Time
 	err := c.pool.QueryRow(ctx, `select pipe.now()`).Scan(&now)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case err == nil:
-		c.last, c.readAt = now, time.Now()
-		return now
-	case c.readAt.IsZero():
-		return time.Now()
-	default:
-		return c.last.Add(time.Since(c.readAt))
-	}
+	return now, err
 }
 
 func (c *databaseClock) After(d time.Duration) <-chan time.Time {

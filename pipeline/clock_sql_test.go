@@ -68,3 +68,20 @@ func TestTheDatabaseClockCarriesOnThroughAFailedRead(t *testing.T) {
 		t.Fatalf("a failed read answered %s; the database clock stood at %s a moment before", got, frozen)
 	}
 }
+
+// The first read is the one a scheduler arms its task with: while none has
+// answered, a failed read is tried again (up to 5 s), not answered with the
+// local clock.
+func TestTheDatabaseClockWaitsForItsFirstRead(t *testing.T) {
+	pool, proxy := fixtures.FaultyDB(t)
+	frozen := time.Date(2026, 1, 1, 0, 0, 30, 0, time.UTC)
+	fixtures.FreezeClock(t, pool, frozen)
+	clock := pipeline.DatabaseClock(pool, 5*time.Millisecond)
+	proxy.Down()
+	up := time.AfterFunc(300*time.Millisecond, proxy.Up)
+	defer up.Stop()
+	defer proxy.Up()
+	if got := clock.Now(); !got.Equal(frozen) {
+		t.Fatalf("the first read, the database gone for 300 ms, answered %s; the database clock stands at %s", got, frozen)
+	}
+}
