@@ -46,6 +46,11 @@ func TestAFailoverToAPromotedStandbyCostsNothing(t *testing.T) {
 	awaitSettledCount(t, pool, runs/4)
 	slowRunning(t, pool, slow, "f", 10)
 	pair.StopPrimary(t)
+	// Promote once a claim pass has met the outage: on a loaded machine
+	// (the least-privilege leg of a CI run) the stop and the promotion
+	// fell between two passes even at 50 ms apart, and neither event was
+	// logged.
+	logs.await(t, "jobs.database.unavailable")
 	pair.Promote(t)
 	awaitSettledCount(t, pool, runs+10)
 
